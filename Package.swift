@@ -1,0 +1,94 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Upcoming features every target of ours builds with.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Seek",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "SeekCore", targets: ["SeekCore"]),
+        .library(name: "SeekTesting", targets: ["SeekTesting"]),
+        .library(name: "SeekCLI", targets: ["SeekCLI"]),
+        .library(name: "OpenLibraryProvider", targets: ["OpenLibraryProvider"]),
+        .library(name: "GiphyProvider", targets: ["GiphyProvider"]),
+        .library(name: "AladinProvider", targets: ["AladinProvider"]),
+        .executable(name: "seek", targets: ["seek"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        .target(
+            name: "SeekCore",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "SeekTesting",
+            dependencies: [
+                "SeekCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "OpenLibraryProvider",
+            dependencies: ["SeekCore"],
+            path: "Providers/OpenLibrary",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "GiphyProvider",
+            dependencies: ["SeekCore"],
+            path: "Providers/Giphy",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "AladinProvider",
+            dependencies: ["SeekCore"],
+            path: "Providers/Aladin",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "SeekCLI",
+            dependencies: [
+                "SeekCore",
+                "SeekTesting",
+                "OpenLibraryProvider",
+                "GiphyProvider",
+                "AladinProvider",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "seek",
+            dependencies: ["SeekCLI"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "SeekCoreTests", dependencies: ["SeekCore", "SeekTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "SeekTestingTests", dependencies: ["SeekTesting"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "OpenLibraryProviderTests",
+            dependencies: ["OpenLibraryProvider", "SeekTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "GiphyProviderTests", dependencies: ["GiphyProvider", "SeekTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "AladinProviderTests", dependencies: ["AladinProvider", "SeekTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "SeekCLITests", dependencies: ["SeekCLI", "SeekTesting"], swiftSettings: strictSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,77 @@
+/// A key for the container: the type itself is the key, its `Value` the type stored under it.
+public protocol ContainerKey {
+    associatedtype Value: Sendable
+}
+
+/// Collects registrations at the composition root; `freeze()` turns them into a `Container`.
+public struct ContainerBuilder {
+    private var storage: [ObjectIdentifier: any Sendable] = [:]
+
+    public init() {}
+
+    /// Registers `value` under `key`, replacing an earlier registration.
+    public mutating func register<Key: ContainerKey>(_ key: Key.Type, _ value: Key.Value) {
+        storage[ObjectIdentifier(key)] = value
+    }
+
+    public func freeze() -> Container { Container(storage: storage) }
+}
+
+/// An immutable registry of shared services keyed by `ObjectIdentifier` of a key type.
+/// Frozen at start-up, so it is safe to share across tasks without locks.
+public struct Container: Sendable {
+    private let storage: [ObjectIdentifier: any Sendable]
+
+    fileprivate init(storage: [ObjectIdentifier: any Sendable]) {
+        self.storage = storage
+    }
+
+    /// The value registered for `key`; throws an error naming the key when nothing is.
+    public func resolve<Key: ContainerKey>(_ key: Key.Type) throws -> Key.Value {
+        guard let value = storage[ObjectIdentifier(key)] as? Key.Value else {
+            throw SeekError(.notRegistered(key: String(describing: key)))
+        }
+        return value
+    }
+
+    public func contains<Key: ContainerKey>(_ key: Key.Type) -> Bool {
+        storage[ObjectIdentifier(key)] != nil
+    }
+}
+
+/// The providers of a process, in their registration order, by id.
+public struct ProviderRegistry: Sendable {
+    public let providers: [any SearchProvider]
+
+    /// Builds the registry; a duplicate id is a configuration error.
+    public init(_ providers: [any SearchProvider]) throws {
+        var seen = Set<String>()
+        for provider in providers {
+            let id = provider.descriptor.id
+            guard seen.insert(id).inserted else {
+                throw SeekError(.configuration, provider: id, detail: "two providers share the id \(id)")
+            }
+        }
+        self.providers = providers
+    }
+
+    public var ids: [String] { providers.map(\.descriptor.id) }
+
+    public func provider(_ id: String) -> (any SearchProvider)? {
+        providers.first { $0.descriptor.id == id }
+    }
+
+    /// The provider with `id`, or an invalid-input error listing the known ids.
+    public func require(_ id: String) throws -> any SearchProvider {
+        guard let provider = provider(id) else {
+            throw SeekError(.invalidInput, detail: "unknown provider '\(id)' (known: \(ids.joined(separator: ", ")))")
+        }
+        return provider
+    }
+
+    /// The provider a bang names (`ol` or `openlibrary`), if any.
+    public func provider(forBang bang: String) -> (any SearchProvider)? {
+        let name = bang.lowercased()
+        return providers.first { $0.descriptor.id == name || $0.descriptor.shortcuts.contains(name) }
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+
+/// What an item is: a book, a GIF, …
+public struct ItemKind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public static let book = ItemKind(rawValue: "book")
+    public static let gif = ItemKind(rawValue: "gif")
+    public var description: String { rawValue }
+}
+
+/// A capability a provider may offer beyond the basics.
+public enum ProviderCapability: String, Sendable, Codable, CaseIterable {
+    case search, detail, image, trending, suggest
+}
+
+/// How a provider pages through results.
+public enum PagingStyle: String, Sendable, Codable {
+    case page, offset, cursor
+}
+
+/// Image sizes every provider maps its renditions to.
+public enum ImageSize: String, Sendable, Codable, CaseIterable, Comparable {
+    case small, medium, large, original
+
+    public static func < (lhs: ImageSize, rhs: ImageSize) -> Bool {
+        allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
+    }
+}
+
+/// One image rendition of an item.
+public struct ImageReference: Sendable, Hashable, Codable {
+    public var url: URL
+    public var size: ImageSize
+    public var width: Int?
+    public var height: Int?
+
+    public init(url: URL, size: ImageSize, width: Int? = nil, height: Int? = nil) {
+        self.url = url
+        self.size = size
+        self.width = width
+        self.height = height
+    }
+}
+
+/// Identifiers that let the aggregator recognise one book across providers.
+public struct Identifiers: Sendable, Hashable, Codable {
+    /// Valid ISBN-13s (ISBN-10s are converted on insertion), without duplicates.
+    public private(set) var isbn13: [String] = []
+    /// Valid ISBN-10s as given by the source.
+    public private(set) var isbn10: [String] = []
+    /// Other identifiers by scheme, e.g. `openlibraryWork`, `aladinItemId`, `giphy`.
+    public var other: [String: String] = [:]
+
+    public init(isbns: [String] = [], other: [String: String] = [:]) {
+        self.other = other
+        for isbn in isbns { add(isbn: isbn) }
+    }
+
+    /// Adds an ISBN-10 or -13 if its check digit is valid; ignores anything else.
+    public mutating func add(isbn raw: String) {
+        let cleaned = ISBN.clean(raw)
+        if ISBN.isValid10(cleaned) {
+            if !isbn10.contains(cleaned) { isbn10.append(cleaned) }
+            if let converted = ISBN.isbn13(from: cleaned), !isbn13.contains(converted) { isbn13.append(converted) }
+        } else if ISBN.isValid13(cleaned), !isbn13.contains(cleaned) {
+            isbn13.append(cleaned)
+        }
+    }
+
+    public var isEmpty: Bool { isbn13.isEmpty && isbn10.isEmpty && other.isEmpty }
+}
+
+/// One search result from one provider.
+public struct Item: Sendable, Hashable, Codable {
+    public var id: ItemID
+    public var kind: ItemKind
+    public var title: String
+    public var subtitle: String?
+    public var creators: [String]
+    public var year: Int?
+    public var identifiers: Identifiers
+    /// Renditions by size; a provider fills what it knows.
+    public var images: [ImageSize: ImageReference]
+    /// The item's page on the provider's site.
+    public var url: URL?
+
+    public init(
+        id: ItemID, kind: ItemKind, title: String, subtitle: String? = nil, creators: [String] = [],
+        year: Int? = nil, identifiers: Identifiers = Identifiers(), images: [ImageSize: ImageReference] = [:],
+        url: URL? = nil
+    ) {
+        self.id = id
+        self.kind = kind
+        self.title = title
+        self.subtitle = subtitle
+        self.creators = creators
+        self.year = year
+        self.identifiers = identifiers
+        self.images = images
+        self.url = url
+    }
+
+    public var provider: String { id.provider }
+
+    /// The rendition closest to `size`: the size itself, else the next larger, else the largest smaller.
+    public func image(_ size: ImageSize) -> ImageReference? {
+        if let exact = images[size] { return exact }
+        let larger = ImageSize.allCases.filter { $0 > size }.compactMap { images[$0] }
+        if let first = larger.first { return first }
+        return ImageSize.allCases.filter { $0 < size }.reversed().compactMap { images[$0] }.first
+    }
+}
+
+/// A person credited on an item, with a role when the source gives one.
+public struct Contributor: Sendable, Hashable, Codable {
+    public var name: String
+    public var role: String?
+    public init(name: String, role: String? = nil) {
+        self.name = name
+        self.role = role
+    }
+}
+
+/// The full record of one item.
+public struct ItemDetail: Sendable, Hashable, Codable {
+    public var item: Item
+    public var description: String?
+    public var contributors: [Contributor]
+    public var subjects: [String]
+    public var publishers: [String]
+    public var publishDate: String?
+    public var pageCount: Int?
+    /// Provider-specific facts worth showing (price, sales point, category, rating, …).
+    public var attributes: [String: String]
+
+    public init(
+        item: Item, description: String? = nil, contributors: [Contributor] = [], subjects: [String] = [],
+        publishers: [String] = [], publishDate: String? = nil, pageCount: Int? = nil, attributes: [String: String] = [:]
+    ) {
+        self.item = item
+        self.description = description
+        self.contributors = contributors
+        self.subjects = subjects
+        self.publishers = publishers
+        self.publishDate = publishDate
+        self.pageCount = pageCount
+        self.attributes = attributes
+    }
+}
+
+/// What to search for, and which page of it.
+public struct SearchRequest: Sendable, Hashable {
+    public var query: String
+    /// 1-based page number; ignored when `cursor` is set.
+    public var page: Int
+    /// A provider's own continuation token from a previous `SearchPage.next`.
+    public var cursor: String?
+    public var limit: Int
+    /// ISO 639-1 language preference, when the user gave one.
+    public var language: String?
+
+    public init(query: String, page: Int = 1, cursor: String? = nil, limit: Int = 20, language: String? = nil) {
+        self.query = query
+        self.page = max(1, page)
+        self.cursor = cursor
+        self.limit = max(1, limit)
+        self.language = language
+    }
+
+    /// The 0-based offset of the first wanted result: the cursor when it is an offset, else from the page.
+    public var offset: Int {
+        if let cursor, let value = Int(cursor), value >= 0 { return value }
+        return (page - 1) * limit
+    }
+}
+
+/// One page of results from one provider.
+public struct SearchPage: Sendable, Hashable {
+    public var items: [Item]
+    /// Total hits, when the provider reports it.
+    public var total: Int?
+    /// Continuation token for the next page; nil when there is no more.
+    public var next: String?
+
+    public init(items: [Item], total: Int? = nil, next: String? = nil) {
+        self.items = items
+        self.total = total
+        self.next = next
+    }
+
+    /// The next cursor for offset-paged providers: `offset + count` unless the end is reached.
+    public static func nextOffset(after request: SearchRequest, received: Int, total: Int?, ceiling: Int? = nil) -> String? {
+        guard received > 0 else { return nil }
+        let next = request.offset + received
+        if let total, next >= total { return nil }
+        if let ceiling, next >= ceiling { return nil }
+        return String(next)
+    }
+}

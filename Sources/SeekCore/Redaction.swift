@@ -1,0 +1,45 @@
+import Foundation
+
+/// Keeps secrets out of anything printed: URLs lose key-bearing query values, texts lose known keys.
+public enum Redaction {
+    /// Query parameters whose values are secrets.
+    public static let secretParameters: Set<String> = ["api_key", "apikey", "ttbkey", "key", "token", "access_token", "client_secret"]
+
+    public static func redact(url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+              let items = components.queryItems, !items.isEmpty
+        else { return url.absoluteString }
+        components.queryItems = items.map { item in
+            secretParameters.contains(item.name.lowercased()) ? URLQueryItem(name: item.name, value: "REDACTED") : item
+        }
+        return components.string ?? url.absoluteString
+    }
+
+    /// `text` with every occurrence of each secret (of 4+ characters) replaced, and key-like query values masked.
+    public static func redact(_ text: String, secrets: [String]) -> String {
+        var result = text
+        for secret in secrets where secret.count >= 4 {
+            result = result.replacingOccurrences(of: secret, with: "REDACTED")
+        }
+        for name in secretParameters {
+            result = maskParameter(name, in: result)
+        }
+        return result
+    }
+
+    private static func maskParameter(_ name: String, in text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        let needle = name + "="
+        while let range = rest.range(of: needle, options: .caseInsensitive) {
+            let before = range.lowerBound == rest.startIndex ? nil : rest[rest.index(before: range.lowerBound)]
+            result += rest[..<range.upperBound]
+            rest = rest[range.upperBound...]
+            guard before == nil || before == "?" || before == "&" else { continue }
+            let end = rest.firstIndex { $0 == "&" || $0 == " " || $0 == "\"" || $0 == "'" } ?? rest.endIndex
+            if rest.startIndex != end { result += "REDACTED" }
+            rest = rest[end...]
+        }
+        return result + rest
+    }
+}

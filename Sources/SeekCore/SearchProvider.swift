@@ -1,0 +1,87 @@
+import Foundation
+
+/// Static facts about a provider: who it is, what it returns and offers, and how to weigh it.
+public struct ProviderDescriptor: Sendable, Hashable {
+    /// Stable lowercase id used in item ids and `--providers` (`openlibrary`).
+    public var id: String
+    public var name: String
+    public var kinds: [ItemKind]
+    public var capabilities: Set<ProviderCapability>
+    public var paging: PagingStyle
+    public var needsKey: Bool
+    public var defaultTimeout: Duration
+    /// Ranking weight; 1 is neutral.
+    public var weight: Double
+    /// Extra bang shortcuts (`ol` for `!ol harbor`); the id always works as a bang too.
+    public var shortcuts: [String]
+
+    public init(
+        id: String, name: String, kinds: [ItemKind], capabilities: Set<ProviderCapability>,
+        paging: PagingStyle, needsKey: Bool = false, defaultTimeout: Duration = .seconds(10),
+        weight: Double = 1, shortcuts: [String] = []
+    ) {
+        self.id = id
+        self.name = name
+        self.kinds = kinds
+        self.capabilities = capabilities
+        self.paging = paging
+        self.needsKey = needsKey
+        self.defaultTimeout = defaultTimeout
+        self.weight = weight
+        self.shortcuts = shortcuts
+    }
+}
+
+/// The one role every source plays: search, detail and image URLs, optionally trending and suggest.
+public protocol SearchProvider: Sendable {
+    var descriptor: ProviderDescriptor { get }
+    /// False when a required key is missing: the provider is then `skipped`, not called.
+    var isConfigured: Bool { get }
+    /// The base URL it calls, for `seek providers`; never includes a key.
+    var endpoint: String { get }
+
+    func search(_ request: SearchRequest) async throws -> SearchPage
+    func detail(_ id: ItemID) async throws -> ItemDetail
+    /// The URL of `item`'s image at `size`, or nil when it has none.
+    func imageURL(for item: Item, size: ImageSize) -> URL?
+    func trending(limit: Int) async throws -> SearchPage
+    func suggest(_ prefix: String, limit: Int) async throws -> [String]
+}
+
+extension SearchProvider {
+    public var isConfigured: Bool { true }
+
+    public func imageURL(for item: Item, size: ImageSize) -> URL? {
+        item.image(size)?.url
+    }
+
+    public func trending(limit: Int) async throws -> SearchPage {
+        throw SeekError(.unsupported(capability: "trending"), provider: descriptor.id)
+    }
+
+    public func suggest(_ prefix: String, limit: Int) async throws -> [String] {
+        throw SeekError(.unsupported(capability: "suggest"), provider: descriptor.id)
+    }
+}
+
+/// How the composition root builds a provider from the process's settings and shared transport.
+public struct ProviderFactory: Sendable {
+    public let id: String
+    public let make: @Sendable (ProviderEnvironment) throws -> any SearchProvider
+
+    public init(id: String, make: @escaping @Sendable (ProviderEnvironment) throws -> any SearchProvider) {
+        self.id = id
+        self.make = make
+    }
+}
+
+/// What a provider is built from: settings (environment over config file) and the shared HTTP transport.
+public struct ProviderEnvironment: Sendable {
+    public let settings: Settings
+    public let transport: any HTTPTransport
+
+    public init(settings: Settings, transport: any HTTPTransport) {
+        self.settings = settings
+        self.transport = transport
+    }
+}
