@@ -61,6 +61,14 @@ public struct SearchResult: Sendable {
     /// A cursor that continues every provider that has more; nil when all are exhausted.
     public var next: SearchCursor?
 
+    public init(query: String, page: Int, results: [MergedResult], outcomes: [ProviderOutcome], next: SearchCursor?) {
+        self.query = query
+        self.page = page
+        self.results = results
+        self.outcomes = outcomes
+        self.next = next
+    }
+
     /// True when every selected provider answered.
     public var allAnswered: Bool { outcomes.allSatisfy { $0.status.answered } }
     /// True when at least one provider answered.
@@ -149,50 +157,81 @@ public struct SearchEngine: Sendable {
     }
 
     /// Calls `operation` on every provider at once. Unconfigured providers are `skipped` without a call.
-    /// Returns the batches in the providers' order.
+    /// Returns the batches in the providers' order; `onBatch` sees each as it arrives.
     public func fanOut(
         _ providers: [any SearchProvider], timeout: Duration?,
         _ operation: @escaping @Sendable (any SearchProvider) async throws -> SearchPage,
         onBatch: @escaping @Sendable (ProviderBatch) async -> Void = { _ in }
     ) async -> [ProviderBatch] {
-        await withTaskGroup(of: (Int, ProviderBatch).self) { group in
+        let answers = await collect(providers, timeout: timeout, operation) { answer in
+            await onBatch(ProviderBatch(answer))
+        }
+        return answers.map(ProviderBatch.init)
+    }
+
+    /// The generic fan-out: each provider's value or typed failure, with its elapsed time, in provider order.
+    public func collect<Value: Sendable>(
+        _ providers: [any SearchProvider], timeout: Duration?,
+        _ operation: @escaping @Sendable (any SearchProvider) async throws -> Value,
+        onAnswer: @escaping @Sendable (ProviderAnswer<Value>) async -> Void = { _ in }
+    ) async -> [ProviderAnswer<Value>] {
+        await withTaskGroup(of: (Int, ProviderAnswer<Value>).self) { group in
             for (index, provider) in providers.enumerated() {
                 group.addTask {
                     (index, await Self.call(provider, timeout: timeout ?? provider.descriptor.defaultTimeout, operation))
                 }
             }
-            var batches: [(Int, ProviderBatch)] = []
+            var answers: [(Int, ProviderAnswer<Value>)] = []
             for await entry in group {
-                await onBatch(entry.1)
-                batches.append(entry)
+                await onAnswer(entry.1)
+                answers.append(entry)
             }
-            return batches.sorted { $0.0 < $1.0 }.map(\.1)
+            return answers.sorted { $0.0 < $1.0 }.map(\.1)
         }
     }
 
-    static func call(
+    static func call<Value: Sendable>(
         _ provider: any SearchProvider, timeout: Duration,
-        _ operation: @escaping @Sendable (any SearchProvider) async throws -> SearchPage
-    ) async -> ProviderBatch {
+        _ operation: @escaping @Sendable (any SearchProvider) async throws -> Value
+    ) async -> ProviderAnswer<Value> {
         let id = provider.descriptor.id
-        guard provider.isConfigured else {
-            let error = SeekError(.missingKey(variable: "SEEK_\(id.uppercased())_API_KEY"), provider: id)
-            return ProviderBatch(outcome: ProviderOutcome(provider: id, status: .skipped, error: error), items: [])
-        }
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            let page = try await withDeadline(timeout) { try await operation(provider) }
-            let status: ProviderStatus = page.items.isEmpty ? .empty : .ok
-            let outcome = ProviderOutcome(
-                provider: id, status: status, count: page.items.count, elapsed: clock.now - start,
-                next: page.next, total: page.total)
-            return ProviderBatch(outcome: outcome, items: page.items)
+            let value = try await withDeadline(timeout) { try await operation(provider) }
+            return ProviderAnswer(provider: id, result: .success(value), elapsed: clock.now - start)
         } catch {
             let seek = SeekError.wrap(error, provider: id)
-            let outcome = ProviderOutcome(
-                provider: id, status: ProviderStatus(error: seek), elapsed: clock.now - start, error: seek)
-            return ProviderBatch(outcome: outcome, items: [])
+            return ProviderAnswer(provider: id, result: .failure(seek), elapsed: clock.now - start)
         }
+    }
+}
+
+/// One provider's answer to a fan-out call: its value or its typed error, and how long it took.
+public struct ProviderAnswer<Value: Sendable>: Sendable {
+    public var provider: String
+    public var result: Result<Value, SeekError>
+    public var elapsed: Duration
+
+    public var value: Value? { try? result.get() }
+
+    /// The outcome, with `count` telling how many results the value holds.
+    public func outcome(count: (Value) -> Int) -> ProviderOutcome {
+        switch result {
+        case .success(let value):
+            let n = count(value)
+            return ProviderOutcome(provider: provider, status: n == 0 ? .empty : .ok, count: n, elapsed: elapsed)
+        case .failure(let error):
+            return ProviderOutcome(provider: provider, status: ProviderStatus(error: error), elapsed: elapsed, error: error)
+        }
+    }
+}
+
+extension ProviderBatch {
+    init(_ answer: ProviderAnswer<SearchPage>) {
+        var outcome = answer.outcome { $0.items.count }
+        outcome.next = answer.value?.next
+        outcome.total = answer.value?.total
+        self.init(outcome: outcome, items: answer.value?.items ?? [])
     }
 }

@@ -1,1 +1,3 @@
-print("x")
+import SeekCLI
+
+await SeekMain.main()

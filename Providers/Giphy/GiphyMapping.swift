@@ -1,0 +1,145 @@
+import Foundation
+import SeekCore
+
+/// Turns GIPHY GIF objects (any era: 2016 flat `/random`, 2017–2023 `images`) into items and details.
+enum GiphyMapping {
+    /// Which GIPHY renditions stand for each image size, first usable one wins:
+    /// - small: `fixed_width_small` (100px wide), `fixed_height_small`, `preview_gif`, `fixed_width_downsampled`
+    /// - medium: `fixed_width` (200px wide), `fixed_height`, `downsized_medium`, `downsized`, `fixed_width_downsampled`
+    /// - large: `downsized_large` (< 8 MB), `downsized_medium`, `downsized`, `original`
+    /// - original: `original`, then `downsized_large`
+    /// Renditions without a usable http(s) `url` (MP4-only ones, blank `{}`) are skipped; media URLs are kept
+    /// unchanged, query string included, as GIPHY's terms require. Width and height arrive as strings.
+    static let renditionPreferences: [(ImageSize, [String])] = [
+        (.small, ["fixed_width_small", "fixed_height_small", "preview_gif", "fixed_width_downsampled"]),
+        (.medium, ["fixed_width", "fixed_height", "downsized_medium", "downsized", "fixed_width_downsampled"]),
+        (.large, ["downsized_large", "downsized_medium", "downsized", "original"]),
+        (.original, ["original", "downsized_large"]),
+    ]
+
+    /// The flat rendition names of the 2016 `/random` shape (`fixed_width_small_url`, `…_width`, `…_height`).
+    static let legacyRenditions = [
+        "fixed_width_small", "fixed_height_small", "fixed_width_downsampled", "fixed_height_downsampled",
+        "fixed_width", "fixed_height",
+    ]
+
+    /// A list entry as an item; nil when it has no id or no usable image (GIPHY's own rule for a usable GIF).
+    static func listItem(_ object: [String: JSONValue]) -> Item? {
+        guard let item = item(object, fallbackID: nil), !item.images.isEmpty else { return nil }
+        return item
+    }
+
+    static func item(_ object: [String: JSONValue], fallbackID: String?) -> Item? {
+        guard let id = text(object, "id") ?? fallbackID else { return nil }
+        let username = text(object, "username") ?? object["user"]?["username"]?.stringValue.flatMap(nonEmpty)
+        return Item(
+            id: ItemID(provider: GiphyProvider.id, value: id),
+            kind: .gif,
+            title: title(object, id: id),
+            creators: username.map { [$0] } ?? [],
+            year: year(text(object, "import_datetime")),
+            identifiers: Identifiers(other: ["giphy": id]),
+            images: images(object),
+            url: text(object, "url").flatMap(webURL))
+    }
+
+    static func detail(_ object: [String: JSONValue], fallbackID: String) -> ItemDetail? {
+        guard let item = item(object, fallbackID: fallbackID) else { return nil }
+        var attributes: [String: String] = [:]
+        attributes["rating"] = text(object, "rating")
+        attributes["source"] = text(object, "source_post_url") ?? text(object, "source")
+        attributes["imported"] = usefulDate(text(object, "import_datetime"))
+        attributes["trending"] = usefulDate(text(object, "trending_datetime"))
+        attributes["embedURL"] = text(object, "embed_url")
+        attributes["shortURL"] = text(object, "bitly_url")
+        attributes["mp4"] = object["images"]?["original"]?["mp4"]?.stringValue.flatMap(nonEmpty)
+            ?? text(object, "image_mp4_url")
+        let displayName = object["user"]?["display_name"]?.stringValue.flatMap(nonEmpty)
+        let contributors = (displayName ?? item.creators.first).map { [Contributor(name: $0, role: "uploader")] } ?? []
+        return ItemDetail(
+            item: item,
+            description: text(object, "alt_text"),
+            contributors: contributors,
+            publishDate: usefulDate(text(object, "import_datetime")).map { String($0.prefix(10)) },
+            attributes: attributes)
+    }
+
+    // MARK: - Fields
+
+    /// `title`, else the 2016 `caption`, else the slug made readable (`funny-cat-<id>` → "funny cat"), else the id.
+    static func title(_ object: [String: JSONValue], id: String) -> String {
+        if let title = text(object, "title") ?? text(object, "caption") { return title }
+        if let slug = text(object, "slug"), slug != id {
+            var words = slug
+            if words.hasSuffix("-" + id) { words.removeLast(id.count + 1) }
+            let readable = words.replacingOccurrences(of: "-", with: " ").trimmingCharacters(in: .whitespaces)
+            if !readable.isEmpty { return readable }
+        }
+        return id
+    }
+
+    /// The year of a `yyyy-MM-dd HH:mm:ss` stamp; the sentinels `0000-…` and `1970-…` give nil.
+    static func year(_ stamp: String?) -> Int? {
+        guard let stamp, stamp.count >= 4, let year = Int(stamp.prefix(4)), year > 1970 else { return nil }
+        return year
+    }
+
+    /// A GIPHY date unless it is one of its sentinels.
+    static func usefulDate(_ stamp: String?) -> String? {
+        year(stamp) == nil ? nil : stamp
+    }
+
+    static func images(_ object: [String: JSONValue]) -> [ImageSize: ImageReference] {
+        let renditions = renditions(object)
+        var images: [ImageSize: ImageReference] = [:]
+        for (size, names) in renditionPreferences {
+            guard let found = names.lazy.compactMap({ renditions[$0] }).first else { continue }
+            images[size] = ImageReference(url: found.url, size: size, width: found.width, height: found.height)
+        }
+        return images
+    }
+
+    /// Usable renditions by name, from `images` or from the flat 2016 fields.
+    static func renditions(_ object: [String: JSONValue]) -> [String: (url: URL, width: Int?, height: Int?)] {
+        var result: [String: (url: URL, width: Int?, height: Int?)] = [:]
+        if let images = object["images"]?.objectValue {
+            for (name, value) in images {
+                guard let url = value["url"]?.stringValue.flatMap(webURL) else { continue }
+                result[name] = (url, dimension(value["width"]), dimension(value["height"]))
+            }
+        }
+        if result["original"] == nil, let url = (text(object, "image_original_url") ?? text(object, "image_url")).flatMap(webURL) {
+            result["original"] = (url, dimension(object["image_width"]), dimension(object["image_height"]))
+        }
+        for name in legacyRenditions where result[name] == nil {
+            guard let url = text(object, name + "_url").flatMap(webURL) else { continue }
+            result[name] = (url, dimension(object[name + "_width"]), dimension(object[name + "_height"]))
+        }
+        return result
+    }
+
+    // MARK: - Lenient values
+
+    static func text(_ object: [String: JSONValue], _ key: String) -> String? {
+        object[key]?.stringValue.flatMap(nonEmpty)
+    }
+
+    static func nonEmpty(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// A pixel size from `"480"` or `480`; `"0"`, `""` and junk give nil.
+    static func dimension(_ value: JSONValue?) -> Int? {
+        guard let number = value?.intValue, number > 0 else { return nil }
+        return number
+    }
+
+    /// An absolute http(s) URL, or nil.
+    static func webURL(_ text: String) -> URL? {
+        guard let url = URL(string: text.trimmingCharacters(in: .whitespaces)),
+              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
+        else { return nil }
+        return url
+    }
+}

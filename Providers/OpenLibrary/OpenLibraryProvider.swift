@@ -1,0 +1,278 @@
+import Foundation
+import SeekCore
+
+/// Open Library as a Seek provider: work search, work and edition detail with author names,
+/// and cover images by cover id. Needs no key.
+public struct OpenLibraryProvider: SearchProvider {
+    public static let id = "openlibrary"
+    public static let defaultBaseURL = "https://openlibrary.org"
+    public static let defaultCoversURL = "https://covers.openlibrary.org"
+    /// The fields search asks for: since 2025 the default set lacks `isbn` and `publisher`.
+    public static let searchFields = [
+        "key", "title", "subtitle", "author_name", "author_key", "first_publish_year", "cover_i",
+        "cover_edition_key", "isbn", "edition_count", "publisher", "language",
+    ]
+    /// Open Library caps no page size, but big pages are slow for it and for us.
+    public static let maxLimit = 100
+    /// How many `/type/redirect` records detail follows before giving up.
+    public static let maxRedirectHops = 5
+    /// Detail names at most this many authors, fetching at most `authorFetchWidth` at once.
+    static let maxAuthors = 20
+    static let authorFetchWidth = 4
+
+    /// How the composition root builds this provider.
+    public static let factory = ProviderFactory(id: "openlibrary") { try OpenLibraryProvider(environment: $0) }
+
+    public let descriptor: ProviderDescriptor
+    /// The API base (`https://openlibrary.org`); a path in it is kept.
+    public let baseURL: URL
+    /// The cover store base (`https://covers.openlibrary.org`).
+    public let coversURL: URL
+    private let client: ProviderClient
+
+    public init(baseURL: URL, coversURL: URL, transport: any HTTPTransport, timeout: Duration = .seconds(10)) {
+        self.baseURL = baseURL
+        self.coversURL = coversURL
+        self.client = ProviderClient(provider: Self.id, transport: transport, timeout: timeout)
+        self.descriptor = ProviderDescriptor(
+            id: Self.id, name: "Open Library", kinds: [.book], capabilities: [.search, .detail, .image],
+            paging: .offset, needsKey: false, defaultTimeout: timeout, weight: 1, shortcuts: ["ol"])
+    }
+
+    /// Reads `SEEK_OPENLIBRARY_URL` and `SEEK_OPENLIBRARY_COVERS_URL` (environment over config file),
+    /// and an optional `providers.openlibrary.timeout` in seconds from the config file.
+    public init(environment: ProviderEnvironment) throws {
+        let settings = environment.settings
+        let base = try settings.baseURL("SEEK_OPENLIBRARY_URL", provider: Self.id, default: Self.defaultBaseURL)
+        // `baseURL` would fall back to the config file's `providers.openlibrary.url` (the API), so the
+        // covers setting is looked up under its own key and only validated through `baseURL`.
+        let variable = "SEEK_OPENLIBRARY_COVERS_URL"
+        let coversText = settings.string(variable, provider: Self.id, key: "coversURL") ?? Self.defaultCoversURL
+        let covers = try Settings(environment: [variable: coversText])
+            .baseURL(variable, provider: Self.id, default: Self.defaultCoversURL)
+        var timeout = Duration.seconds(10)
+        if let seconds = settings.number(provider: Self.id, key: "timeout"), seconds > 0, seconds <= 3600 {
+            timeout = .milliseconds(Int(seconds * 1000))
+        }
+        self.init(baseURL: base, coversURL: covers, transport: environment.transport, timeout: timeout)
+    }
+
+    public var endpoint: String { Redaction.redact(url: baseURL) }
+
+    // MARK: Search
+
+    public func search(_ request: SearchRequest) async throws -> SearchPage {
+        let query = request.query.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !query.isEmpty else { throw error(.invalidInput, "the search query is empty") }
+        let limit = min(request.limit, Self.maxLimit)
+        let url = baseURL.appending(path: "/search.json", query: [
+            ("q", query),
+            ("fields", Self.searchFields.joined(separator: ",")),
+            ("limit", String(limit)),
+            ("offset", String(request.offset)),
+            ("lang", request.language),
+        ])
+        let response = try await client.fetch(url)
+        if response.status == 422 { throw rejectedQuery(response) }
+        try client.check(response, url: url)
+        let envelope = try client.decode(OpenLibrarySearchEnvelope.self, from: response)
+        if let failure = envelope.error {
+            throw error(.undecodable, client.body("the search failed on the server (\(failure)) and sent no results", response))
+        }
+        guard let docs = envelope.docs else {
+            throw error(.undecodable, client.body("not a search response: no \"docs\" list", response))
+        }
+        // A short page is the last one even when the total is unknown.
+        let known = envelope.numFound ?? (docs.count < limit ? request.offset + docs.count : nil)
+        let next = SearchPage.nextOffset(after: request, received: docs.count, total: known)
+        return SearchPage(items: docs.compactMap(item(from:)), total: envelope.numFound, next: next)
+    }
+
+    /// A FastAPI 422 (`{"detail": [{"msg": …}]}`) as invalid input, with its messages.
+    private func rejectedQuery(_ response: HTTPResponse) -> SeekError {
+        let body = try? JSONDecoder().decode(JSONValue.self, from: response.body)
+        var messages: [String] = []
+        if let detail = body?["detail"] {
+            if let text = detail.stringValue { messages.append(text) }
+            for entry in detail.arrayValue ?? [] {
+                if let message = entry["msg"]?.stringValue { messages.append(message) }
+            }
+        }
+        let reason = messages.isEmpty ? client.body("the query was rejected", response) : messages.joined(separator: "; ")
+        return error(.invalidInput, "Open Library rejected the query (HTTP 422): \(reason)")
+    }
+
+    /// One search doc as an item; nil for docs without an Open Library key (2013 `ia:…` docs).
+    func item(from doc: OpenLibrarySearchDoc) -> Item? {
+        // Orphaned editions are indexed as works with an edition key (`/works/OL10910782M`).
+        guard let key = doc.key, let olid = OpenLibraryID(parsing: key, kinds: [.work, .edition]) else { return nil }
+        var identifiers = Identifiers(isbns: doc.isbns)
+        identifiers.other[olid.kind == .work ? "openlibraryWork" : "openlibraryEdition"] = olid.value
+        return Item(
+            id: ItemID(provider: Self.id, value: olid.value), kind: .book, title: Self.title(doc.title),
+            subtitle: Self.nonEmpty(doc.subtitle), creators: doc.authorNames.uniquedTrimmed(),
+            year: doc.firstPublishYear, identifiers: identifiers, images: images(coverID: doc.coverID),
+            url: baseURL.appending(path: olid.path, query: []))
+    }
+
+    // MARK: Detail
+
+    /// A work (`OL…W`, from `/works`) or an edition (`OL…M`, from `/books`), with its authors' names.
+    public func detail(_ id: ItemID) async throws -> ItemDetail {
+        guard id.provider == Self.id else {
+            throw error(.invalidInput, "\(id) is not an Open Library id")
+        }
+        guard let olid = OpenLibraryID(parsing: id.value, kinds: [.work, .edition]) else {
+            throw error(.invalidInput, "'\(id.value)' is not an Open Library work or edition id (OL…W or OL…M)")
+        }
+        switch olid.kind {
+        case .edition: return try await editionDetail(olid)
+        case .work, .author: return try await workDetail(olid)
+        }
+    }
+
+    private func workDetail(_ requested: OpenLibraryID) async throws -> ItemDetail {
+        let (olid, record) = try await fetchRecord(requested)
+        let authors = try await authorNames(record.authorKeys)
+        let identifiers = Identifiers(other: ["openlibraryWork": olid.value])
+        let item = Item(
+            id: ItemID(provider: Self.id, value: olid.value), kind: .book, title: Self.title(record.title),
+            subtitle: Self.nonEmpty(record.subtitle), creators: authors, year: record.firstPublishDate?.firstYear,
+            identifiers: identifiers, images: images(coverID: record.covers.first { $0 > 0 }),
+            url: baseURL.appending(path: olid.path, query: []))
+        return ItemDetail(
+            item: item, description: Self.nonEmpty(record.description),
+            contributors: authors.map { Contributor(name: $0, role: "author") },
+            subjects: record.subjects.uniquedTrimmed(), publishDate: Self.nonEmpty(record.firstPublishDate),
+            attributes: attributes(record, requested: requested, resolved: olid))
+    }
+
+    private func editionDetail(_ requested: OpenLibraryID) async throws -> ItemDetail {
+        let (olid, record) = try await fetchRecord(requested)
+        let work = record.workKeys.lazy.compactMap { OpenLibraryID(parsing: $0, kinds: [.work]) }.first
+        var authorKeys = record.authorKeys
+        if authorKeys.isEmpty, let work {
+            // Some editions name no authors; their work does. Best effort: without it, no creators.
+            authorKeys = (try? await fetchRecord(work).record.authorKeys) ?? []
+        }
+        let authors = try await authorNames(authorKeys)
+        var identifiers = Identifiers(isbns: record.isbn13 + record.isbn10, other: ["openlibraryEdition": olid.value])
+        identifiers.other["openlibraryWork"] = work?.value
+        let item = Item(
+            id: ItemID(provider: Self.id, value: olid.value), kind: .book, title: Self.title(record.title),
+            subtitle: Self.nonEmpty(record.subtitle), creators: authors, year: record.publishDate?.firstYear,
+            identifiers: identifiers, images: images(coverID: record.covers.first { $0 > 0 }),
+            url: baseURL.appending(path: olid.path, query: []))
+        let others = record.contributors.filter { !$0.name.trimmingCharacters(in: .whitespaces).isEmpty }
+        return ItemDetail(
+            item: item, description: Self.nonEmpty(record.description),
+            contributors: authors.map { Contributor(name: $0, role: "author") } + others,
+            subjects: record.subjects.uniquedTrimmed(), publishers: record.publishers.uniquedTrimmed(),
+            publishDate: Self.nonEmpty(record.publishDate), pageCount: record.numberOfPages.flatMap { $0 > 0 ? $0 : nil },
+            attributes: attributes(record, requested: requested, resolved: olid))
+    }
+
+    private func attributes(_ record: OpenLibraryRecord, requested: OpenLibraryID, resolved: OpenLibraryID) -> [String: String] {
+        var attributes: [String: String] = [:]
+        attributes["firstSentence"] = Self.nonEmpty(record.firstSentence)
+        attributes["lastModified"] = Self.nonEmpty(record.lastModified)
+        if requested != resolved { attributes["redirectedFrom"] = requested.value }
+        return attributes
+    }
+
+    /// Fetches `/{works|books|authors}/{id}.json`, following `/type/redirect` records up to
+    /// `maxRedirectHops`; a deleted or missing record is `.notFound`.
+    func fetchRecord(_ requested: OpenLibraryID) async throws -> (id: OpenLibraryID, record: OpenLibraryRecord) {
+        var current = requested
+        var hops = 0
+        while true {
+            let url = baseURL.appending(path: current.path + ".json", query: [])
+            let response = try await client.get(url)
+            let record = try client.decode(OpenLibraryRecord.self, from: response)
+            if let failure = record.error {
+                let kind: SeekError.Kind = failure == "notfound" ? .notFound : .undecodable
+                throw error(kind, client.body("\(current.path) answered with an error (\(failure))", response))
+            }
+            switch record.type {
+            case "/type/redirect":
+                guard let location = record.location,
+                      let target = OpenLibraryID(parsing: location, kinds: [current.kind])
+                else {
+                    throw error(.undecodable, client.body("\(current.path) redirects to no usable \(current.kind.folder) record", response))
+                }
+                hops += 1
+                guard hops <= Self.maxRedirectHops else {
+                    throw error(.network, "too many redirects: \(requested.path) still redirects after \(Self.maxRedirectHops) hops (last to \(target.path))")
+                }
+                current = target
+            case "/type/delete":
+                throw error(.notFound, "\(current.path) was deleted")
+            case let type where type == nil || type == current.kind.recordType:
+                guard record.looksLikeRecord else {
+                    throw error(.undecodable, client.body("\(current.path) is not a \(current.kind.folder) record", response))
+                }
+                return (current, record)
+            case let type:
+                throw error(.undecodable, "\(current.path) is a \(type ?? "?") record, not \(current.kind.recordType)")
+            }
+        }
+    }
+
+    /// The authors' names in the given order, fetched a few at a time; an author that cannot be
+    /// fetched is left out rather than failing the detail.
+    func authorNames(_ keys: [String]) async throws -> [String] {
+        var ids: [OpenLibraryID] = []
+        for key in keys {
+            if let id = OpenLibraryID(parsing: key, kinds: [.author]), !ids.contains(id) { ids.append(id) }
+        }
+        ids = Array(ids.prefix(Self.maxAuthors))
+        guard !ids.isEmpty else { return [] }
+        let names = await withTaskGroup(of: (Int, String?).self) { group in
+            var names = [String?](repeating: nil, count: ids.count)
+            var started = 0
+            func startNext() {
+                guard started < ids.count else { return }
+                let index = started
+                let id = ids[index]
+                started += 1
+                group.addTask { (index, try? await fetchRecord(id).record.displayName) }
+            }
+            for _ in 0..<Self.authorFetchWidth { startNext() }
+            for await (index, name) in group {
+                names[index] = name
+                startNext()
+            }
+            return names
+        }
+        try Task.checkCancellation()
+        return names.compactMap { $0 }.uniquedTrimmed()
+    }
+
+    // MARK: Images
+
+    /// The cover at every size; `?default=false` makes a missing cover a 404 instead of a blank image.
+    func images(coverID: Int?) -> [ImageSize: ImageReference] {
+        guard let coverID, coverID > 0 else { return [:] }
+        var images: [ImageSize: ImageReference] = [:]
+        for (size, suffix) in [(ImageSize.small, "-S"), (.medium, "-M"), (.large, "-L"), (.original, "")] {
+            let url = coversURL.appending(path: "/b/id/\(coverID)\(suffix).jpg", query: [("default", "false")])
+            images[size] = ImageReference(url: url, size: size)
+        }
+        return images
+    }
+
+    // MARK: Helpers
+
+    private func error(_ kind: SeekError.Kind, _ detail: String) -> SeekError {
+        SeekError(kind, provider: Self.id, detail: detail)
+    }
+
+    private static func nonEmpty(_ text: String?) -> String? {
+        guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        return trimmed
+    }
+
+    private static func title(_ text: String?) -> String {
+        nonEmpty(text) ?? "(untitled)"
+    }
+}

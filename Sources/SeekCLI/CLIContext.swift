@@ -1,0 +1,59 @@
+import Foundation
+import SeekCore
+import Synchronization
+
+/// Where text goes: the process's stdout/stderr, or a buffer in tests.
+public protocol TextSink: Sendable {
+    func write(_ text: String)
+}
+
+/// Writes straight to a file descriptor (stdout or stderr).
+public struct FileDescriptorSink: TextSink {
+    let handle: FileHandle
+    public static let standardOutput = FileDescriptorSink(handle: .standardOutput)
+    public static let standardError = FileDescriptorSink(handle: .standardError)
+
+    public func write(_ text: String) {
+        handle.write(Data(text.utf8))
+    }
+}
+
+/// Collects text in memory, for in-process tests.
+public final class CapturedText: TextSink {
+    private let buffer = Mutex("")
+    public init() {}
+    public func write(_ text: String) { buffer.withLock { $0 += text } }
+    public var text: String { buffer.withLock { $0 } }
+}
+
+/// Everything a command needs from its surroundings; set once per run as a task-local value.
+public struct CLIContext: Sendable {
+    public var environment: [String: String]
+    public var stdout: any TextSink
+    public var stderr: any TextSink
+    /// Providers added by an embedding executable (e.g. `seek-itbook`), after the built-in ones.
+    public var extraProviders: [ProviderFactory]
+    /// Whether stderr is a terminal (progress lines, colour).
+    public var isTerminal: Bool
+
+    public init(
+        environment: [String: String], stdout: any TextSink, stderr: any TextSink,
+        extraProviders: [ProviderFactory] = [], isTerminal: Bool = false
+    ) {
+        self.environment = environment
+        self.stdout = stdout
+        self.stderr = stderr
+        self.extraProviders = extraProviders
+        self.isTerminal = isTerminal
+    }
+
+    @TaskLocal public static var current = CLIContext(
+        environment: ProcessInfo.processInfo.environment, stdout: FileDescriptorSink.standardOutput,
+        stderr: FileDescriptorSink.standardError)
+
+    func out(_ line: String) { stdout.write(line + "\n") }
+    func err(_ line: String) { stderr.write(line + "\n") }
+
+    /// Colour only on a terminal and when NO_COLOR is unset.
+    var useColor: Bool { isTerminal && (environment["NO_COLOR"] ?? "").isEmpty }
+}

@@ -1,0 +1,40 @@
+import SeekCore
+
+/// Errors the CLI turns into a stderr line and an exit code.
+enum CLIError: Error {
+    /// Bad arguments: exit 64.
+    case usage(String)
+    /// A bad config file or environment: exit 64.
+    case configuration(SeekError)
+    /// A single-item command failed (detail, image): exit 4.
+    case failed(SeekError)
+
+    var exitCode: Int32 {
+        switch self {
+        case .usage, .configuration: return ExitStatus.usage
+        case .failed: return ExitStatus.noneAnswered
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .usage(let text): return text
+        case .configuration(let error): return error.description
+        case .failed(let error): return error.description
+        }
+    }
+}
+
+/// DESIGN's exit codes.
+enum ExitStatus {
+    static let success: Int32 = 0
+    static let someFailed: Int32 = 3
+    static let noneAnswered: Int32 = 4
+    static let usage: Int32 = 64
+
+    /// 0 when every counted outcome answered, 3 when some did, 4 when none did.
+    static func forOutcomes(_ outcomes: [ProviderOutcome]) -> Int32 {
+        if outcomes.allSatisfy(\.status.answered) { return success }
+        return outcomes.contains(where: \.status.answered) ? someFailed : noneAnswered
+    }
+}

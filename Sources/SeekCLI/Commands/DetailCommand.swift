@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import SeekCore
+
+struct DetailCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "detail", abstract: "Show the full record of one item (PROVIDER:ID).")
+
+    @Argument(help: "An item id such as openlibrary:OL45804W.")
+    var id: String
+
+    @Option(help: "table or json.")
+    var format: OutputFormat = .table
+
+    @Option(help: "Seconds the provider may take.")
+    var timeout: Double?
+
+    @Flag(help: "Use recorded real responses served on loopback: no network, no keys.")
+    var demo = false
+
+    func validate() throws {
+        guard ItemID(parsing: id) != nil else { throw ValidationError("'\(id)' is not a PROVIDER:ID item id") }
+        guard format == .table || format == .json else { throw ValidationError("detail prints table or json") }
+    }
+
+    func run() async throws {
+        try await DemoMode.run(enabled: demo) { overrides in
+            try await Session.with(environmentOverrides: overrides) { session in
+                let detail = try await ItemLookup.detail(id, session: session, timeout: timeout)
+                if format == .json {
+                    let result = MergedResult(item: detail.item, score: 1, sources: [
+                        ResultSource(provider: detail.item.provider, id: detail.item.id, rank: 1),
+                    ])
+                    session.context.out(try JSONText.pretty(ItemDocument(result, detail: detail)))
+                } else {
+                    session.context.out(DetailText.render(detail))
+                }
+                return ExitStatus.success
+            }
+        }
+    }
+}
+
+/// Looks up one item through its provider, mapping failures to CLI errors.
+enum ItemLookup {
+    static func detail(_ text: String, session: Session, timeout: Double?) async throws -> ItemDetail {
+        guard let id = ItemID(parsing: text) else { throw CLIError.usage("'\(text)' is not a PROVIDER:ID item id") }
+        let registry = try session.registry
+        guard let provider = registry.provider(id.provider) else {
+            throw CLIError.usage("unknown provider '\(id.provider)' (known: \(registry.ids.joined(separator: ", ")))")
+        }
+        let limit = timeout.map { Duration.milliseconds(Int64($0 * 1000)) } ?? provider.descriptor.defaultTimeout
+        do {
+            return try await withDeadline(limit) { try await provider.detail(id) }
+        } catch {
+            throw CLIError.failed(SeekError.wrap(error, provider: id.provider))
+        }
+    }
+}
+
+/// The human-readable form of a detail record.
+enum DetailText {
+    static func render(_ detail: ItemDetail) -> String {
+        let item = detail.item
+        var lines: [String] = []
+        lines.append(item.subtitle.map { "\(item.title): \($0)" } ?? item.title)
+        func field(_ name: String, _ value: String?) {
+            guard let value, !value.isEmpty else { return }
+            lines.append("\(name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(value)")
+        }
+        field("ID", item.id.description)
+        field("Kind", item.kind.rawValue)
+        if detail.contributors.isEmpty {
+            field("By", item.creators.joined(separator: ", "))
+        } else {
+            field("By", detail.contributors.map { person in person.role.map { "\(person.name) (\($0))" } ?? person.name }.joined(separator: ", "))
+        }
+        field("Year", item.year.map(String.init))
+        field("Published", detail.publishDate)
+        field("Publishers", detail.publishers.joined(separator: ", "))
+        field("Pages", detail.pageCount.map(String.init))
+        field("ISBN-13", item.identifiers.isbn13.joined(separator: ", "))
+        field("ISBN-10", item.identifiers.isbn10.joined(separator: ", "))
+        field("Subjects", detail.subjects.prefix(8).joined(separator: ", "))
+        for key in detail.attributes.keys.sorted() { field(key, detail.attributes[key]) }
+        field("Image", item.image(.large)?.url.absoluteString)
+        field("URL", item.url?.absoluteString)
+        if let description = detail.description, !description.isEmpty {
+            lines.append("")
+            lines.append(description)
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import SeekCore
+
+struct SearchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search the selected providers concurrently; print one merged, ranked list.",
+        discussion: "Bangs in the query select providers: `seek search '!ol harbor'`.")
+
+    @Argument(help: "What to search for.")
+    var query: String
+
+    @OptionGroup var selection: SelectionOptions
+
+    @Option(help: "Results per provider (1–100).")
+    var limit = 20
+
+    @Option(help: "Page number, from 1.")
+    var page: Int?
+
+    @Option(help: "Continue from the `next` cursor of an earlier search.")
+    var cursor: String?
+
+    @Option(help: "table, json, ndjson or csv.")
+    var format: OutputFormat = .table
+
+    @Flag(help: "Print each result's sources, positions and score terms.")
+    var explain = false
+
+    func validate() throws {
+        guard (1...100).contains(limit) else { throw ValidationError("--limit must be between 1 and 100") }
+        if let page, page < 1 { throw ValidationError("--page must be 1 or more") }
+        if page != nil, cursor != nil { throw ValidationError("use either --page or --cursor, not both") }
+    }
+
+    func run() async throws {
+        let code = try await DemoMode.run(enabled: selection.demo) { overrides in
+            try await Session.with(environmentOverrides: overrides) { session in
+                try await execute(session)
+            }
+        }
+        if code != ExitStatus.success { throw ExitCode(code) }
+    }
+
+    private func execute(_ session: Session) async throws -> Int32 {
+        let registry = try session.registry
+        let parsed = BangQuery.parse(query, registry: registry)
+        guard !parsed.text.isEmpty else { throw CLIError.usage("the query is empty") }
+        let chosen = try parsed.providers.map { ($0, true) } ?? session.selection(selection.providers)
+        let decodedCursor = try cursor.map { token in
+            do { return try SearchCursor(token: token) } catch { throw CLIError.usage("--cursor is not a cursor from seek") }
+        }
+        let options = SearchOptions(
+            query: parsed.text, providers: chosen.0, limit: limit, page: page ?? 1, cursor: decodedCursor,
+            timeout: selection.timeoutDuration)
+        let engine = try session.engine
+        let context = session.context
+        let result: SearchResult
+        do {
+            result = try await engine.search(options)
+        } catch let error as SeekError where error.kind == .invalidInput {
+            throw CLIError.usage(error.cause)
+        }
+        let counted = OutcomeReport.counted(result.outcomes, explicit: chosen.1)
+        OutcomeReport.printFailures(result.outcomes, context: context)
+        try SearchOutput.print(result, format: format, explain: explain, context: context)
+        return ExitStatus.forOutcomes(counted)
+    }
+}
+
+/// A query with its bangs (`!ol`, `!giphy`) taken out.
+struct BangQuery {
+    var text: String
+    /// Providers named by bangs, or nil when there were none.
+    var providers: [String]?
+
+    static func parse(_ query: String, registry: ProviderRegistry) -> BangQuery {
+        var words: [Substring] = []
+        var chosen: [String] = []
+        for word in query.split(separator: " ") {
+            if word.hasPrefix("!"), word.count > 1, let provider = registry.provider(forBang: String(word.dropFirst())) {
+                if !chosen.contains(provider.descriptor.id) { chosen.append(provider.descriptor.id) }
+            } else {
+                words.append(word)
+            }
+        }
+        return BangQuery(text: words.joined(separator: " "), providers: chosen.isEmpty ? nil : chosen)
+    }
+}
+
+/// Stderr lines for failed providers, and which outcomes count towards the exit code.
+enum OutcomeReport {
+    /// When the user did not choose providers, an unconfigured provider's `skipped` is information, not failure.
+    static func counted(_ outcomes: [ProviderOutcome], explicit: Bool) -> [ProviderOutcome] {
+        let counted = explicit ? outcomes : outcomes.filter { $0.status != .skipped }
+        return counted.isEmpty ? outcomes : counted
+    }
+
+    static func printFailures(_ outcomes: [ProviderOutcome], context: CLIContext) {
+        let failures = outcomes.filter { !$0.status.answered }
+        let networkDown = !failures.isEmpty && failures.count == outcomes.count
+            && failures.allSatisfy { $0.error.map(isNetworkFailure) ?? false }
+        for outcome in failures {
+            let cause = outcome.error?.cause ?? outcome.status.rawValue
+            var line = "seek: \(outcome.provider): \(outcome.status.rawValue): \(cause)"
+            if networkDown { line += " (offline? try --demo)" }
+            context.err(line)
+        }
+    }
+
+    private static func isNetworkFailure(_ error: SeekError) -> Bool {
+        if case .network = error.kind { return true }
+        return false
+    }
+}

@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import SeekCore
+
+struct TrendingCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trending", abstract: "What is popular now at the selected providers (GIFs, bestsellers).")
+
+    @OptionGroup var selection: SelectionOptions
+
+    @Option(help: "Results per provider (1–100).")
+    var limit = 20
+
+    @Option(help: "table, json, ndjson or csv.")
+    var format: OutputFormat = .table
+
+    func validate() throws {
+        guard (1...100).contains(limit) else { throw ValidationError("--limit must be between 1 and 100") }
+    }
+
+    func run() async throws {
+        let code = try await DemoMode.run(enabled: selection.demo) { overrides in
+            try await Session.with(environmentOverrides: overrides) { session in
+                let chosen = try session.selection(selection.providers)
+                let engine = try session.engine
+                var providers = try engine.select(chosen.ids)
+                if !chosen.explicit { providers = providers.filter { $0.descriptor.capabilities.contains(.trending) } }
+                let limit = self.limit
+                let batches = await engine.fanOut(providers, timeout: selection.timeoutDuration) { provider in
+                    try await provider.trending(limit: limit)
+                }
+                let weights = Dictionary(uniqueKeysWithValues: providers.map { ($0.descriptor.id, $0.descriptor.weight) })
+                let merged = ResultMerger.merge(batches.map { ($0.outcome.provider, $0.items) }, weights: weights)
+                let outcomes = batches.map(\.outcome)
+                let result = SearchResult(query: "", page: 1, results: merged, outcomes: outcomes, next: nil)
+                OutcomeReport.printFailures(outcomes, context: session.context)
+                try SearchOutput.print(result, format: format, explain: false, context: session.context, includeQuery: false)
+                return ExitStatus.forOutcomes(OutcomeReport.counted(outcomes, explicit: chosen.explicit))
+            }
+        }
+        if code != ExitStatus.success { throw ExitCode(code) }
+    }
+}
+
+struct SuggestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "suggest", abstract: "Search suggestions for a prefix from the selected providers.")
+
+    @Argument(help: "The start of a query.")
+    var prefix: String
+
+    @OptionGroup var selection: SelectionOptions
+
+    @Option(help: "Suggestions per provider.")
+    var limit = 10
+
+    @Option(help: "table or json.")
+    var format: OutputFormat = .table
+
+    func validate() throws {
+        guard format == .table || format == .json else { throw ValidationError("suggest prints table or json") }
+        guard (1...50).contains(limit) else { throw ValidationError("--limit must be between 1 and 50") }
+    }
+
+    func run() async throws {
+        let code = try await DemoMode.run(enabled: selection.demo) { overrides in
+            try await Session.with(environmentOverrides: overrides) { session in
+                let chosen = try session.selection(selection.providers)
+                let engine = try session.engine
+                var providers = try engine.select(chosen.ids)
+                if !chosen.explicit { providers = providers.filter { $0.descriptor.capabilities.contains(.suggest) } }
+                let (prefix, limit) = (self.prefix, self.limit)
+                let answers = await engine.collect(providers, timeout: selection.timeoutDuration) { provider in
+                    try await provider.suggest(prefix, limit: limit)
+                }
+                var suggestions: [String] = []
+                for answer in answers {
+                    for text in answer.value ?? [] where !suggestions.contains(where: { $0.lowercased() == text.lowercased() }) {
+                        suggestions.append(text)
+                    }
+                }
+                let outcomes = answers.map { $0.outcome { $0.count } }
+                OutcomeReport.printFailures(outcomes, context: session.context)
+                if format == .json {
+                    session.context.out(try JSONText.pretty(SuggestDocument(prefix: prefix, suggestions: suggestions, outcomes: outcomes)))
+                } else {
+                    session.context.out(suggestions.isEmpty ? "No suggestions." : suggestions.joined(separator: "\n"))
+                }
+                return ExitStatus.forOutcomes(OutcomeReport.counted(outcomes, explicit: chosen.explicit))
+            }
+        }
+        if code != ExitStatus.success { throw ExitCode(code) }
+    }
+}
+
+struct SuggestDocument: Encodable {
+    let prefix: String
+    let suggestions: [String]
+    let outcomes: [ProviderOutcome]
+    enum Key: String, CodingKey { case prefix, suggestions, providers }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(prefix, forKey: .prefix)
+        try container.encode(suggestions, forKey: .suggestions)
+        try container.encode(outcomes.map(OutcomeDocument.init), forKey: .providers)
+    }
+}

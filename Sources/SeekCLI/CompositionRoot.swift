@@ -1,0 +1,91 @@
+import AladinProvider
+import Foundation
+import GiphyProvider
+import OpenLibraryProvider
+import SeekCore
+
+/// Container keys for the services the CLI shares.
+enum SettingsKey: ContainerKey { typealias Value = Settings }
+enum TransportKey: ContainerKey { typealias Value = any HTTPTransport }
+enum ProvidersKey: ContainerKey { typealias Value = ProviderRegistry }
+enum EngineKey: ContainerKey { typealias Value = SearchEngine }
+
+/// The one place that lists providers and wires the process's services together.
+public enum CompositionRoot {
+    /// The providers `seek` ships with, in display order.
+    public static let builtInProviders: [ProviderFactory] = [
+        OpenLibraryProvider.factory,
+        GiphyProvider.factory,
+        AladinProvider.factory,
+    ]
+
+    /// Builds the frozen container: settings, the shared transport, the provider registry and the engine.
+    public static func build(
+        settings: Settings, transport: any HTTPTransport, extraProviders: [ProviderFactory] = []
+    ) throws -> Container {
+        let environment = ProviderEnvironment(settings: settings, transport: transport)
+        let providers = try (builtInProviders + extraProviders).map { try $0.make(environment) }
+        let registry = try ProviderRegistry(providers)
+        var builder = ContainerBuilder()
+        builder.register(SettingsKey.self, settings)
+        builder.register(TransportKey.self, transport)
+        builder.register(ProvidersKey.self, registry)
+        builder.register(EngineKey.self, SearchEngine(registry: registry))
+        return builder.freeze()
+    }
+}
+
+/// A running session: the container plus the transport to shut down at the end.
+struct Session {
+    let container: Container
+    let transport: AsyncHTTPTransport
+    let context: CLIContext
+
+    var registry: ProviderRegistry { get throws { try container.resolve(ProvidersKey.self) } }
+    var engine: SearchEngine { get throws { try container.resolve(EngineKey.self) } }
+    var settings: Settings { get throws { try container.resolve(SettingsKey.self) } }
+
+    /// Runs `body` with a session built from the current context, shutting the transport down after.
+    @discardableResult
+    static func with<T: Sendable>(
+        environmentOverrides: [String: String] = [:], _ body: (Session) async throws -> T
+    ) async throws -> T {
+        let context = CLIContext.current
+        let environment = context.environment.merging(environmentOverrides) { $1 }
+        let settings: Settings
+        let container: Container
+        let transport = AsyncHTTPTransport()
+        do {
+            settings = try Settings.load(environment: environment)
+            container = try CompositionRoot.build(
+                settings: settings, transport: transport, extraProviders: context.extraProviders)
+        } catch {
+            try? await transport.shutdown()
+            throw CLIError.configuration(SeekError.wrap(error))
+        }
+        let session = Session(container: container, transport: transport, context: context)
+        do {
+            let result = try await body(session)
+            try? await transport.shutdown()
+            return result
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+    }
+
+    /// Provider ids selected by a flag, else SEEK_PROVIDERS / config `providers` list; nil means all.
+    func selection(_ flag: String?) throws -> (ids: [String]?, explicit: Bool) {
+        let settings = try self.settings
+        let raw = flag ?? settings.string("SEEK_PROVIDERS") ?? settings.file["defaultProviders"]?.arrayValue?
+            .compactMap(\.stringValue).joined(separator: ",")
+        guard let raw, !raw.isEmpty else { return (nil, false) }
+        let ids = raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .filter { !$0.isEmpty }
+        let registry = try self.registry
+        for id in ids where registry.provider(id) == nil {
+            throw CLIError.usage("unknown provider '\(id)' (known: \(registry.ids.joined(separator: ", ")))")
+        }
+        return (ids, true)
+    }
+}

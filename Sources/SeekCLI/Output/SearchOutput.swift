@@ -1,0 +1,84 @@
+import Foundation
+import SeekCore
+
+/// Prints a merged search (or trending) result in the chosen format.
+enum SearchOutput {
+    static func print(_ result: SearchResult, format: OutputFormat, explain: Bool, context: CLIContext, includeQuery: Bool = true) throws {
+        let document = SearchDocument(
+            query: includeQuery ? result.query : nil, page: result.page, results: result.results,
+            outcomes: result.outcomes, next: result.next?.token)
+        switch format {
+        case .json:
+            context.out(try JSONText.pretty(document))
+        case .ndjson:
+            context.out(try JSONText.compact(document))
+        case .csv:
+            context.out(csv(result.results))
+        case .table:
+            if result.results.isEmpty {
+                context.out("No results.")
+            } else {
+                context.out(table(result.results))
+            }
+            if let next = result.next {
+                context.err("More: --cursor \(next.token)")
+            }
+        }
+        if explain { context.err(explanation(result.results)) }
+    }
+
+    static func table(_ results: [MergedResult]) -> String {
+        let idWidth = min(26, max(4, results.map { $0.item.id.description.count }.max() ?? 4))
+        var table = Table([
+            .init("TITLE", share: 3), .init("CREATORS", share: 2), .init("YEAR", width: 4),
+            .init("PROVIDER", width: 11), .init("ID", width: idWidth),
+        ])
+        for result in results {
+            let item = result.item
+            let providers = result.sources.map(\.provider)
+            let provider = providers.count > 1 ? "\(providers[0])+\(providers.count - 1)" : item.provider
+            table.add([
+                item.subtitle.map { "\(item.title): \($0)" } ?? item.title,
+                item.creators.joined(separator: ", "),
+                item.year.map(String.init) ?? "",
+                provider,
+                item.id.description,
+            ])
+        }
+        return table.render()
+    }
+
+    /// RFC 4180: CRLF line ends; fields with comma, quote or line break are quoted, quotes doubled.
+    static func csv(_ results: [MergedResult]) -> String {
+        var lines = ["id,provider,kind,title,subtitle,creators,year,isbn13,imageURL,url,score,sources"]
+        for result in results {
+            let item = result.item
+            let fields = [
+                item.id.description, item.provider, item.kind.rawValue, item.title, item.subtitle ?? "",
+                item.creators.joined(separator: "; "), item.year.map(String.init) ?? "",
+                item.identifiers.isbn13.joined(separator: " "), item.image(.large)?.url.absoluteString ?? "",
+                item.url?.absoluteString ?? "", String(format: "%.4f", result.score),
+                result.sources.map { $0.id.description }.joined(separator: " "),
+            ]
+            lines.append(fields.map(csvField).joined(separator: ","))
+        }
+        return lines.joined(separator: "\r\n")
+    }
+
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    static func explanation(_ results: [MergedResult]) -> String {
+        var lines: [String] = []
+        for (index, result) in results.enumerated() {
+            let positions = result.sources.map { "\($0.provider)#\($0.rank)" }.joined(separator: ", ")
+            let terms = result.sources.map { "1/\($0.rank)" }.joined(separator: " + ")
+            let providerCount = Set(result.sources.map(\.provider)).count
+            lines.append(String(format: "%3d. %@  score %.4f = %d × w × (%@)  [%@]",
+                                index + 1, result.item.id.description, result.score, providerCount, terms, positions))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// Plain-text tables that fit a terminal width, truncating cells with "…".
+struct Table {
+    struct Column {
+        let title: String
+        /// Fixed width, or nil to share the remaining width.
+        let width: Int?
+        /// Relative share of the remaining width for flexible columns.
+        let share: Int
+        init(_ title: String, width: Int? = nil, share: Int = 1) {
+            self.title = title
+            self.width = width
+            self.share = share
+        }
+    }
+
+    let columns: [Column]
+    var rows: [[String]] = []
+    var totalWidth = 80
+
+    init(_ columns: [Column]) { self.columns = columns }
+
+    mutating func add(_ cells: [String]) { rows.append(cells) }
+
+    func render() -> String {
+        let separators = max(0, columns.count - 1)
+        let fixed = columns.compactMap(\.width).reduce(0, +)
+        let flexible = max(columns.count, totalWidth - fixed - separators)
+        let shares = columns.filter { $0.width == nil }.map(\.share).reduce(0, +)
+        var widths = columns.map { column in column.width ?? (shares == 0 ? 0 : flexible * column.share / shares) }
+        // Hand any rounding remainder to the first flexible column.
+        let used = widths.reduce(0, +) + separators
+        if let first = columns.firstIndex(where: { $0.width == nil }), used < totalWidth { widths[first] += totalWidth - used }
+        var lines = [line(columns.map(\.title), widths)]
+        lines.append(widths.map { String(repeating: "-", count: $0) }.joined(separator: " "))
+        for row in rows { lines.append(line(row, widths)) }
+        return lines.joined(separator: "\n")
+    }
+
+    private func line(_ cells: [String], _ widths: [Int]) -> String {
+        var parts: [String] = []
+        for (index, width) in widths.enumerated() {
+            let cell = index < cells.count ? cells[index] : ""
+            parts.append(Self.fit(cell, width: width, padLast: index < widths.count - 1))
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// The text cut to `width` display columns (with "…"), padded unless it is the last cell.
+    static func fit(_ text: String, width: Int, padLast: Bool = true) -> String {
+        let clean = text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " ")
+        var result = ""
+        var used = 0
+        let total = displayWidth(clean)
+        if total <= width {
+            result = clean
+            used = total
+        } else {
+            for character in clean {
+                let w = displayWidth(String(character))
+                if used + w > width - 1 { break }
+                result.append(character)
+                used += w
+            }
+            result.append("…")
+            used += 1
+        }
+        return padLast ? result + String(repeating: " ", count: max(0, width - used)) : result
+    }
+
+    /// Terminal columns: East Asian wide characters take two.
+    static func displayWidth(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { sum, scalar in
+            let value = scalar.value
+            if scalar.properties.generalCategory == .nonspacingMark || value == 0x200B { return sum }
+            let wide = (0x1100...0x115F).contains(value) || (0x2E80...0xA4CF).contains(value)
+                || (0xAC00...0xD7A3).contains(value) || (0xF900...0xFAFF).contains(value)
+                || (0xFE30...0xFE4F).contains(value) || (0xFF00...0xFF60).contains(value)
+                || (0xFFE0...0xFFE6).contains(value) || (0x1F300...0x1FAFF).contains(value)
+                || (0x20000...0x3FFFD).contains(value)
+            return sum + (wide ? 2 : 1)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import SeekCore
+
+/// `seek`: one search over several sources.
+public struct SeekCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "seek",
+        abstract: "Search several sources at once and print one merged, ranked list.",
+        version: SeekVersion.current,
+        subcommands: [
+            SearchCommand.self, DetailCommand.self, ImageCommand.self, TrendingCommand.self,
+            SuggestCommand.self, ProvidersCommand.self,
+        ]
+    )
+
+    public init() {}
+}
+
+/// Runs `seek` in-process: parses `arguments`, runs the command, and returns the exit code.
+public enum SeekMain {
+    /// Entry point for `seek` and for executables that add providers (`seek-itbook`).
+    public static func main(extraProviders: [ProviderFactory] = []) async -> Never {
+        let context = CLIContext(
+            environment: ProcessInfo.processInfo.environment, stdout: FileDescriptorSink.standardOutput,
+            stderr: FileDescriptorSink.standardError, extraProviders: extraProviders,
+            isTerminal: isatty(STDERR_FILENO) == 1)
+        let code = await run(arguments: Array(CommandLine.arguments.dropFirst()), context: context)
+        exit(code)
+    }
+
+    public static func run(arguments: [String], context: CLIContext) async -> Int32 {
+        await CLIContext.$current.withValue(context) {
+            do {
+                var command = try SeekCommand.parseAsRoot(arguments)
+                if var asyncCommand = command as? any AsyncParsableCommand {
+                    try await asyncCommand.run()
+                } else {
+                    try command.run()
+                }
+                return ExitStatus.success
+            } catch let error as CLIError {
+                context.err("seek: " + error.message)
+                return error.exitCode
+            } catch {
+                let code = SeekCommand.exitCode(for: error)
+                let message = SeekCommand.fullMessage(for: error)
+                if code == .success {
+                    if !message.isEmpty { context.out(message) }
+                } else if !message.isEmpty {
+                    context.err(message)
+                }
+                return code.rawValue
+            }
+        }
+    }
+}
+
+/// Output formats; each command accepts the ones it can print.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json, ndjson, csv
+}
+
+/// Options every fan-out command shares.
+struct SelectionOptions: ParsableArguments {
+    @Option(help: "Comma-separated provider ids (default: SEEK_PROVIDERS, else all).")
+    var providers: String?
+
+    @Option(help: "Seconds each provider may take before it counts as timed out.")
+    var timeout: Double?
+
+    @Flag(help: "Use recorded real responses served on loopback: no network, no keys.")
+    var demo = false
+
+    func validate() throws {
+        if let timeout, !(timeout > 0 && timeout <= 3600) {
+            throw ValidationError("--timeout must be between 0 and 3600 seconds")
+        }
+    }
+
+    var timeoutDuration: Duration? { timeout.map { .milliseconds(Int64($0 * 1000)) } }
+}

@@ -1,0 +1,47 @@
+import SeekCore
+import Testing
+
+@Suite("ISBN")
+struct ISBNTests {
+    @Test("hyphens, spaces and an ISBN prefix are stripped")
+    func cleaning() {
+        #expect(ISBN.clean("ISBN 978-0-306-40615-7") == "9780306406157")
+        #expect(ISBN.clean("0-8044-2957-x") == "080442957X")
+    }
+
+    @Test("valid ISBN-10 check digits pass, wrong ones fail", arguments: [
+        ("0306406152", true), ("080442957X", true), ("0306406153", false), ("03064061", false), ("X306406152", false),
+    ])
+    func isbn10(_ isbn: String, _ valid: Bool) {
+        #expect(ISBN.isValid10(isbn) == valid)
+    }
+
+    @Test("valid ISBN-13 check digits pass, wrong ones and non-978/979 prefixes fail", arguments: [
+        ("9780306406157", true), ("9791130605210", true), ("9780306406158", false), ("9772799628000", false),
+        ("978030640615", false),
+    ])
+    func isbn13(_ isbn: String, _ valid: Bool) {
+        #expect(ISBN.isValid13(isbn) == valid)
+    }
+
+    @Test("ISBN-10 converts to ISBN-13 with a recomputed check digit")
+    func conversion() {
+        #expect(ISBN.isbn13(from: "0306406152") == "9780306406157")
+        #expect(ISBN.isbn13(from: "080442957X") == "9780804429573")
+        #expect(ISBN.isbn13(from: "0306406153") == nil)
+    }
+
+    @Test("normalized gives a verified ISBN-13 or nil")
+    func normalized() {
+        #expect(ISBN.normalized("0-306-40615-2") == "9780306406157")
+        #expect(ISBN.normalized("978-0-306-40615-7") == "9780306406157")
+        #expect(ISBN.normalized("12345") == nil)
+    }
+
+    @Test("identifiers keep only valid ISBNs and add the ISBN-13 of an ISBN-10")
+    func identifiers() {
+        let ids = Identifiers(isbns: ["0306406152", "9780306406157", "garbage", "9780306406158"])
+        #expect(ids.isbn13 == ["9780306406157"])
+        #expect(ids.isbn10 == ["0306406152"])
+    }
+}
