@@ -72,6 +72,7 @@ let package = Package(
                 "AladinProvider",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            resources: [.copy("Resources/Demo")],
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -66,10 +66,12 @@ enum GiphyMapping {
 
     // MARK: - Fields
 
-    /// `title`, else the 2016 `caption`, else the slug made readable (`funny-cat-<id>` → "funny cat"), else the id.
+    /// `title`, else the 2016 `caption`, else the slug (or the page URL's last segment, which is the slug)
+    /// made readable (`funny-cat-<id>` → "funny cat"), else the id.
     static func title(_ object: [String: JSONValue], id: String) -> String {
         if let title = text(object, "title") ?? text(object, "caption") { return title }
-        if let slug = text(object, "slug"), slug != id {
+        let slug = text(object, "slug") ?? text(object, "url").flatMap(webURL)?.lastPathComponent
+        if let slug, slug != id {
             var words = slug
             if words.hasSuffix("-" + id) { words.removeLast(id.count + 1) }
             let readable = words.replacingOccurrences(of: "-", with: " ").trimmingCharacters(in: .whitespaces)

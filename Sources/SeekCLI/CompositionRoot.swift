@@ -1,4 +1,4 @@
-import AladinProvider
+//TMP import AladinProvider
 import Foundation
 import GiphyProvider
 import OpenLibraryProvider
@@ -16,7 +16,7 @@ public enum CompositionRoot {
     public static let builtInProviders: [ProviderFactory] = [
         OpenLibraryProvider.factory,
         GiphyProvider.factory,
-        AladinProvider.factory,
+//TMP        AladinProvider.factory,
     ]
 
     /// Builds the frozen container: settings, the shared transport, the provider registry and the engine.

@@ -98,8 +98,11 @@ public final class AsyncHTTPTransport: HTTPTransport {
         let limit = request.maxBodyBytes
         let printable = Redaction.redact(url: request.url)
         do {
-            return try await withDeadline(request.timeout) {
-                let response = try await client.execute(prepared, deadline: .distantFuture)
+            // AsyncHTTPClient's deadline covers connecting and the response head (and reports why a
+            // connection failed); the outer deadline, a little later, also bounds the body.
+            let headDeadline = NIODeadline.now() + .nanoseconds(Int64(request.timeout.seconds * 1e9))
+            return try await withDeadline(request.timeout + .milliseconds(250)) {
+                let response = try await client.execute(prepared, deadline: headDeadline)
                 if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
                     throw SeekError(.bodyTooLarge(limitBytes: limit), detail: printable)
                 }
@@ -112,6 +115,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
                 return HTTPResponse(status: Int(response.status.code), headers: headers, body: Data(buffer.readableBytesView))
             }
         } catch let error as SeekError {
+            if case .timeout = error.kind { throw SeekError(.timeout(seconds: request.timeout.seconds), detail: printable) }
             throw error
         } catch is NIOTooManyBytesError {
             throw SeekError(.bodyTooLarge(limitBytes: limit), detail: printable)

@@ -1,0 +1,93 @@
+import Foundation
+import SeekCLI
+import SeekTesting
+
+/// What one `seek` run printed and returned.
+struct RunResult {
+    let code: Int32
+    let stdout: String
+    let stderr: String
+
+    var json: [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any]
+    }
+}
+
+/// A fixture server that speaks enough of Open Library's API for CLI tests, plus a private home.
+struct CLIHarness {
+    let server: FixtureServer
+    let home: URL
+
+    static func start() async throws -> CLIHarness {
+        let server = try await FixtureServer.start()
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("seek-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        return CLIHarness(server: server, home: home)
+    }
+
+    func stop() async throws {
+        try? FileManager.default.removeItem(at: home)
+        try await server.shutdown()
+    }
+
+    /// An environment that points every provider at the fixture server, with no keys and no real config.
+    var environment: [String: String] {
+        [
+            "HOME": home.path,
+            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+            "SEEK_CACHE_DIR": home.appendingPathComponent("cache").path,
+            "SEEK_DATA_DIR": home.appendingPathComponent("data").path,
+            "SEEK_OPENLIBRARY_URL": server.url("/ol").absoluteString,
+            "SEEK_OPENLIBRARY_COVERS_URL": server.url("/covers").absoluteString,
+            "SEEK_GIPHY_URL": server.url("/giphy").absoluteString,
+            "SEEK_ALADIN_URL": server.url("/aladin/ttb/api").absoluteString,
+            "NO_COLOR": "1",
+        ]
+    }
+
+    /// Runs `seek` in-process.
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) async -> RunResult {
+        let stdout = CapturedText()
+        let stderr = CapturedText()
+        let context = CLIContext(
+            environment: environment.merging(extra) { $1 }, stdout: stdout, stderr: stderr)
+        let code = await SeekMain.run(arguments: arguments, context: context)
+        return RunResult(code: code, stdout: stdout.text, stderr: stderr.text)
+    }
+
+    /// Serves a small Open Library: a search with two works, Mr Fox's work, author and cover.
+    func serveOpenLibrary() {
+        server.route("/ol/search.json", .json(OpenLibrarySamples.search))
+        server.route("/ol/works/OL45804W.json", .json(OpenLibrarySamples.work))
+        server.route("/ol/authors/OL34184A.json", .json(OpenLibrarySamples.author))
+        server.route("/covers/b/id/6498519-L.jpg", FixtureResponse(
+            headers: [("Content-Type", "image/jpeg")], body: OpenLibrarySamples.coverBytes))
+    }
+}
+
+/// Small Open Library bodies of the project's own, in the real API's shapes.
+enum OpenLibrarySamples {
+    static let search = """
+    {"numFound": 2, "start": 0, "numFoundExact": true, "num_found": 2, "q": "harbor", "offset": null,
+     "docs": [
+      {"key": "/works/OL27448W", "title": "The Lord of the Rings", "author_name": ["J.R.R. Tolkien"],
+       "author_key": ["OL26320A"], "first_publish_year": 1954, "cover_i": 14625765,
+       "isbn": ["0618640150", "9780618640157"], "edition_count": 251},
+      {"key": "/works/OL45804W", "title": "Fantastic Mr Fox", "author_name": ["Roald Dahl"],
+       "first_publish_year": 1970, "cover_i": 6498519, "isbn": ["0140328726"]}
+     ]}
+    """
+    static let work = """
+    {"title": "Fantastic Mr Fox", "key": "/works/OL45804W",
+     "authors": [{"author": {"key": "/authors/OL34184A"}, "type": {"key": "/type/author_role"}}],
+     "type": {"key": "/type/work"}, "description": "The main character of Fantastic Mr. Fox is a fox.",
+     "covers": [6498519, -1], "subjects": ["Foxes", "Farmers"], "first_publish_date": "1970",
+     "created": {"type": "/type/datetime", "value": "2009-10-15T11:34:21.437031"}}
+    """
+    static let author = """
+    {"name": "Roald Dahl", "key": "/authors/OL34184A", "type": {"key": "/type/author"}}
+    """
+    /// A tiny but real JPEG header followed by filler bytes.
+    static let coverBytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + (0..<2000).map { UInt8($0 % 251) }
+    static let emptySearch = #"{"numFound": 0, "start": 0, "num_found": 0, "docs": []}"#
+}

@@ -1,0 +1,105 @@
+import Foundation
+import SeekTesting
+import Testing
+
+@Suite("seek detail, image and providers")
+struct DetailImageProvidersTests {
+    @Test("detail shows the work with its description and author names")
+    func detailShowsWork() async throws {
+        let harness = try await CLIHarness.start()
+        harness.serveOpenLibrary()
+        let result = await harness.run(["detail", "openlibrary:OL45804W"])
+        try await harness.stop()
+        #expect(result.code == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("Fantastic Mr Fox"))
+        #expect(result.stdout.contains("Roald Dahl"))
+        #expect(result.stdout.contains("The main character of Fantastic Mr. Fox"))
+    }
+
+    @Test("detail as JSON is one item object with its full fields and sources")
+    func detailJSON() async throws {
+        let harness = try await CLIHarness.start()
+        harness.serveOpenLibrary()
+        let result = await harness.run(["detail", "openlibrary:OL45804W", "--format", "json"])
+        try await harness.stop()
+        let json = try #require(result.json)
+        #expect(json["id"] as? String == "openlibrary:OL45804W")
+        #expect(json["creators"] as? [String] == ["Roald Dahl"])
+        #expect((json["description"] as? String)?.isEmpty == false)
+        #expect((json["sources"] as? [[String: Any]])?.count == 1)
+    }
+
+    @Test("detail of an unknown work exits 4 naming the provider")
+    func detailNotFound() async throws {
+        let harness = try await CLIHarness.start()
+        let result = await harness.run(["detail", "openlibrary:OL999W"])
+        try await harness.stop()
+        #expect(result.code == 4)
+        #expect(result.stderr.contains("openlibrary"))
+        #expect(result.stderr.contains("not found"))
+    }
+
+    @Test("image -o writes the cover's exact bytes")
+    func imageWritesExactBytes() async throws {
+        let harness = try await CLIHarness.start()
+        harness.serveOpenLibrary()
+        let file = harness.home.appendingPathComponent("fox.jpg")
+        let result = await harness.run(["image", "openlibrary:OL45804W", "-o", file.path])
+        let written = try? Data(contentsOf: file)
+        let request = harness.server.requests.first { $0.path.hasPrefix("/covers/") }
+        try await harness.stop()
+        #expect(result.code == 0, "stderr: \(result.stderr)")
+        #expect(written == Data(OpenLibrarySamples.coverBytes))
+        #expect(request?.queryValue("default") == "false")
+    }
+
+    @Test("a missing cover (404) is a clear error and writes no file")
+    func missingCoverWritesNothing() async throws {
+        let harness = try await CLIHarness.start()
+        harness.serveOpenLibrary()
+        harness.server.route("/covers/b/id/6498519-L.jpg", fault: .status(404, body: "Not Found"))
+        let file = harness.home.appendingPathComponent("none.jpg")
+        let result = await harness.run(["image", "openlibrary:OL45804W", "-o", file.path])
+        try await harness.stop()
+        #expect(result.code == 4)
+        #expect(result.stderr.contains("no image"))
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test("an HTML page instead of an image is refused")
+    func htmlIsNotAnImage() async throws {
+        let harness = try await CLIHarness.start()
+        harness.serveOpenLibrary()
+        harness.server.route("/covers/b/id/6498519-L.jpg", fault: .html)
+        let file = harness.home.appendingPathComponent("page.jpg")
+        let result = await harness.run(["image", "openlibrary:OL45804W", "-o", file.path])
+        try await harness.stop()
+        #expect(result.code == 4)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test("providers lists every provider with kinds, capabilities, configuration and endpoint, never a key")
+    func providersJSON() async throws {
+        let harness = try await CLIHarness.start()
+        let result = await harness.run(["providers", "--format", "json"], environment: ["SEEK_GIPHY_API_KEY": "giphy-secret-key-xyz"])
+        try await harness.stop()
+        #expect(result.code == 0)
+        let providers = try #require(result.json?["providers"] as? [[String: Any]])
+        #expect(providers.compactMap { $0["id"] as? String } == ["openlibrary", "giphy", "aladin"])
+        let giphy = try #require(providers.first { $0["id"] as? String == "giphy" })
+        #expect(giphy["configured"] as? Bool == true)
+        #expect((giphy["capabilities"] as? [String])?.contains("trending") == true)
+        let aladin = try #require(providers.first { $0["id"] as? String == "aladin" })
+        #expect(aladin["configured"] as? Bool == false)
+        #expect(!result.stdout.contains("giphy-secret-key-xyz"))
+    }
+
+    @Test("--version prints the version")
+    func version() async throws {
+        let harness = try await CLIHarness.start()
+        let result = await harness.run(["--version"])
+        try await harness.stop()
+        #expect(result.code == 0)
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+    }
+}
