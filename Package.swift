@@ -17,12 +17,18 @@ let package = Package(
         .library(name: "OpenLibraryProvider", targets: ["OpenLibraryProvider"]),
         .library(name: "GiphyProvider", targets: ["GiphyProvider"]),
         .library(name: "AladinProvider", targets: ["AladinProvider"]),
+        .library(name: "SeekImageCache", targets: ["SeekImageCache"]),
+        .library(name: "SeekStore", targets: ["SeekStore"]),
+        .library(name: "ITBookstoreProvider", targets: ["ITBookstoreProvider"]),
         .executable(name: "seek", targets: ["seek"]),
+        .executable(name: "seek-itbook", targets: ["seek-itbook"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -42,6 +48,16 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "SeekImageCache",
+            dependencies: ["SeekCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "SeekStore",
+            dependencies: ["SeekCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -70,6 +86,8 @@ let package = Package(
                 "OpenLibraryProvider",
                 "GiphyProvider",
                 "AladinProvider",
+                "SeekImageCache",
+                "SeekStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.copy("Resources/Demo")],
@@ -78,6 +96,19 @@ let package = Package(
         .executableTarget(
             name: "seek",
             dependencies: ["SeekCLI"],
+            swiftSettings: strictSettings
+        ),
+        // A fourth provider as a user would write it, and `seek` with it added (Examples/ITBookstore).
+        .target(
+            name: "ITBookstoreProvider",
+            dependencies: ["SeekCore"],
+            path: "Examples/ITBookstore/Sources/ITBookstoreProvider",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "seek-itbook",
+            dependencies: ["SeekCLI", "ITBookstoreProvider"],
+            path: "Examples/ITBookstore/Sources/seek-itbook",
             swiftSettings: strictSettings
         ),
         .testTarget(name: "SeekCoreTests", dependencies: ["SeekCore", "SeekTesting"], swiftSettings: strictSettings),
@@ -89,6 +120,14 @@ let package = Package(
         ),
         .testTarget(name: "GiphyProviderTests", dependencies: ["GiphyProvider", "SeekTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AladinProviderTests", dependencies: ["AladinProvider", "SeekTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "SeekImageCacheTests", dependencies: ["SeekImageCache", "SeekTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "SeekStoreTests", dependencies: ["SeekStore", "SeekTesting"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ITBookstoreProviderTests",
+            dependencies: ["ITBookstoreProvider", "SeekTesting"],
+            path: "Examples/ITBookstore/Tests/ITBookstoreProviderTests",
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "SeekCLITests", dependencies: ["SeekCLI", "SeekTesting"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

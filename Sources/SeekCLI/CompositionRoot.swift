@@ -1,14 +1,17 @@
-//TMP import AladinProvider
+import AladinProvider
 import Foundation
 import GiphyProvider
 import OpenLibraryProvider
 import SeekCore
+import SeekImageCache
 
 /// Container keys for the services the CLI shares.
 enum SettingsKey: ContainerKey { typealias Value = Settings }
 enum TransportKey: ContainerKey { typealias Value = any HTTPTransport }
 enum ProvidersKey: ContainerKey { typealias Value = ProviderRegistry }
 enum EngineKey: ContainerKey { typealias Value = SearchEngine }
+/// The one image cache every command and provider image goes through (SeekImageCache).
+enum ImageStoreKey: ContainerKey { typealias Value = any ImageStore }
 
 /// The one place that lists providers and wires the process's services together.
 public enum CompositionRoot {
@@ -16,21 +19,34 @@ public enum CompositionRoot {
     public static let builtInProviders: [ProviderFactory] = [
         OpenLibraryProvider.factory,
         GiphyProvider.factory,
-//TMP        AladinProvider.factory,
+        AladinProvider.factory,
     ]
 
     /// Builds the frozen container: settings, the shared transport, the provider registry and the engine.
     public static func build(
         settings: Settings, transport: any HTTPTransport, extraProviders: [ProviderFactory] = []
     ) throws -> Container {
-        let environment = ProviderEnvironment(settings: settings, transport: transport)
-        let providers = try (builtInProviders + extraProviders).map { try $0.make(environment) }
+        // Each provider calls through retries and its rate limit, behind its circuit breaker (ResilienceServices).
+        let resilience = ResilienceServices(settings: settings)
+        // Favourites, history and the response cache (UserState.swift); providers answer through the cache.
+        let userState = try UserState(settings: settings, context: CLIContext.current)
+        let coded = builtInProviders + extraProviders
+        // Providers the config file declares ("jsonProviders"), validated here: a mistake is exit 64.
+        let declared = try JSONDeclaredProvider.factories(settings: settings, reservedIDs: Set(coded.map(\.id)))
+        let providers = try (coded + declared).map { factory in
+            let calls = try resilience.transport(for: factory.id, base: transport)
+            return userState.wrap(try resilience.wrap(factory.make(ProviderEnvironment(settings: settings, transport: calls))))
+        }
         let registry = try ProviderRegistry(providers)
         var builder = ContainerBuilder()
         builder.register(SettingsKey.self, settings)
         builder.register(TransportKey.self, transport)
+        builder.register(ImageStoreKey.self, ImageCache(configuration: try ImageCacheConfiguration(settings: settings), transport: transport))
         builder.register(ProvidersKey.self, registry)
-        builder.register(EngineKey.self, SearchEngine(registry: registry))
+        builder.register(ResilienceKey.self, resilience)
+        builder.register(UserStateKey.self, userState)
+        let tuning = try ProviderTuning.load(from: settings, providers: registry.ids)
+        builder.register(EngineKey.self, SearchEngine(registry: registry, tuning: tuning))
         return builder.freeze()
     }
 }
@@ -66,9 +82,11 @@ struct Session {
         let session = Session(container: container, transport: transport, context: context)
         do {
             let result = try await body(session)
+            await session.recordSearches()
             try? await transport.shutdown()
             return result
         } catch {
+            await session.recordSearches()
             try? await transport.shutdown()
             throw error
         }

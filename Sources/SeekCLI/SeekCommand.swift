@@ -10,7 +10,8 @@ public struct SeekCommand: AsyncParsableCommand {
         version: SeekVersion.current,
         subcommands: [
             SearchCommand.self, DetailCommand.self, ImageCommand.self, TrendingCommand.self,
-            SuggestCommand.self, ProvidersCommand.self,
+            SuggestCommand.self, ProvidersCommand.self, StatsCommand.self, FavoritesCommand.self,
+            HistoryCommand.self, CacheCommand.self,
         ]
     )
 
@@ -33,10 +34,13 @@ public enum SeekMain {
         await CLIContext.$current.withValue(context) {
             do {
                 var command = try SeekCommand.parseAsRoot(arguments)
-                if var asyncCommand = command as? any AsyncParsableCommand {
-                    try await asyncCommand.run()
-                } else {
-                    try command.run()
+                // `--no-cache` and `--timeout` reach the composition root (UserState.swift).
+                try await CommandScope.run(command, context: context) {
+                    if var asyncCommand = command as? any AsyncParsableCommand {
+                        try await asyncCommand.run()
+                    } else {
+                        try command.run()
+                    }
                 }
                 return ExitStatus.success
             } catch let error as CLIError {
@@ -71,6 +75,9 @@ struct SelectionOptions: ParsableArguments {
 
     @Flag(help: "Use recorded real responses served on loopback: no network, no keys.")
     var demo = false
+
+    @Flag(help: "Ask the providers even when a cached answer is fresh (the fresh answers are still cached).")
+    var noCache = false
 
     func validate() throws {
         if let timeout, !(timeout > 0 && timeout <= 3600) {

@@ -75,10 +75,13 @@ public final class AsyncHTTPTransport: HTTPTransport {
     public let userAgent: String
 
     public init(userAgent: String = "seek/\(SeekVersion.current)", maxRedirects: Int = 5, connectTimeout: Duration = .seconds(10)) {
-        let configuration = HTTPClient.Configuration(
+        var configuration = HTTPClient.Configuration(
             redirectConfiguration: .follow(max: maxRedirects, allowCycles: false),
             timeout: .init(connect: .nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000))
         )
+        // A refused connection fails at once instead of being retried until the deadline: the
+        // retry policy (with backoff and the search deadline in mind) belongs to RetryingTransport.
+        configuration.connectionPool.retryConnectionEstablishment = false
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         self.userAgent = userAgent
     }

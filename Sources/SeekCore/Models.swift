@@ -182,11 +182,14 @@ public struct SearchPage: Sendable, Hashable {
     public var total: Int?
     /// Continuation token for the next page; nil when there is no more.
     public var next: String?
+    /// Set when these items are a cached copy served because the provider failed with this error.
+    public var staleBecause: SeekError?
 
-    public init(items: [Item], total: Int? = nil, next: String? = nil) {
+    public init(items: [Item], total: Int? = nil, next: String? = nil, staleBecause: SeekError? = nil) {
         self.items = items
         self.total = total
         self.next = next
+        self.staleBecause = staleBecause
     }
 
     /// The next cursor for offset-paged providers: `offset + count` unless the end is reached.

@@ -31,9 +31,12 @@ public struct ProviderOutcome: Sendable, Hashable {
     /// The provider's continuation token, when it has more.
     public var next: String?
     public var total: Int?
+    /// True when the items are a cached copy served because the provider failed (the status says how).
+    public var stale: Bool
 
     public init(provider: String, status: ProviderStatus, count: Int = 0, elapsed: Duration = .zero,
-                error: SeekError? = nil, next: String? = nil, total: Int? = nil) {
+                error: SeekError? = nil, next: String? = nil, total: Int? = nil, stale: Bool = false) {
+        self.stale = stale
         self.provider = provider
         self.status = status
         self.count = count

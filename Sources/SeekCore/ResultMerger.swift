@@ -2,65 +2,186 @@ import Foundation
 
 /// Merges per-provider result lists into one ranked list, one row per book.
 ///
-/// Books that share a verified ISBN-13 are one row (union-find, so A=B and B=C join all three);
-/// books with no ISBN on either side fall back to normalised title + first creator + year.
-/// Score is SearXNG's: |P| · Πw · Σ 1/p over the row's positions p in each provider's list.
+/// Identity: books that share a verified ISBN-13 (ISBN-10s are converted, bad check digits dropped)
+/// are one row — union-find, so A=B by one ISBN and B=C by another join all three. Only books with
+/// no ISBN fall back to normalised title + first creator + year. GIFs never merge.
 ///
-/// Field policy: title, subtitle and url from the best-ranked source; creators from the source
-/// with the most; the earliest year; the largest image; identifiers united.
+/// Score: `RankingMethod` — SearXNG's |P| · Πw · Σ 1/p by default, or reciprocal rank fusion.
+///
+/// Field policy (each field's provider is kept in `provenance`): title and url from the best-ranked
+/// source, subtitle from the best-ranked source that has one, creators from the source naming the
+/// most, the earliest year, the largest image (by size, then pixels), identifiers united. For full
+/// records (`mergeDetails`) also the longest description, and subjects and publishers united.
 public enum ResultMerger {
-    public static func merge(_ lists: [(provider: String, items: [Item])], weights: [String: Double] = [:]) -> [MergedResult] {
-        struct Entry { let item: Item; let provider: String; let rank: Int; let order: Int }
+    public static func merge(
+        _ lists: [(provider: String, items: [Item])], weights: [String: Double] = [:], ranking: RankingMethod = .searxng
+    ) -> [MergedResult] {
+        // Entries point into `lists` rather than copying items; `order` is the list's index.
+        struct Entry { let order: Int; let index: Int }
         var entries: [Entry] = []
-        for (listIndex, list) in lists.enumerated() {
-            for (index, item) in list.items.enumerated() {
-                entries.append(Entry(item: item, provider: list.provider, rank: index + 1, order: listIndex))
-            }
+        entries.reserveCapacity(lists.reduce(0) { $0 + $1.items.count })
+        for (order, list) in lists.enumerated() {
+            for index in list.items.indices { entries.append(Entry(order: order, index: index)) }
         }
+        func item(_ entry: Entry) -> Item { lists[entry.order].items[entry.index] }
+
         var sets = UnionFind(count: entries.count)
-        var owner: [String: Int] = [:]
-        for (index, entry) in entries.enumerated() {
-            for key in matchKeys(entry.item) {
-                if let other = owner[key] { sets.union(index, other) } else { owner[key] = index }
+        var owner: [MatchKey: Int] = [:]
+        owner.reserveCapacity(entries.count)
+        for (position, entry) in entries.enumerated() {
+            forEachMatchKey(of: item(entry)) { key in
+                if let other = owner[key] { sets.union(position, other) } else { owner[key] = position }
             }
         }
-        var groups: [Int: [Int]] = [:]
-        var groupOrder: [Int] = []
-        for index in entries.indices {
-            let root = sets.find(index)
-            if groups[root] == nil { groupOrder.append(root) }
-            groups[root, default: []].append(index)
+        // Groups as linked lists through `next`, in entry order: no array per group.
+        var groupOfRoot = [Int](repeating: -1, count: entries.count)
+        var heads: [Int] = [], tails: [Int] = []
+        var next = [Int](repeating: -1, count: entries.count)
+        for position in entries.indices {
+            let root = sets.find(position)
+            let group = groupOfRoot[root]
+            if group < 0 {
+                groupOfRoot[root] = heads.count
+                heads.append(position)
+                tails.append(position)
+            } else {
+                next[tails[group]] = position
+                tails[group] = position
+            }
         }
-        var results: [(MergedResult, Int, Int)] = []
-        for root in groupOrder {
-            let members = (groups[root] ?? []).map { entries[$0] }
-                .sorted { ($0.rank, $0.order) < ($1.rank, $1.order) }
+        var results: [(result: MergedResult, rank: Int, order: Int)] = []
+        results.reserveCapacity(heads.count)
+        // Provenance of single-source rows, shared by list and fields present (copy-on-write: no copies).
+        var singleProvenance = [[[String: String]?]](repeating: [], count: lists.count)
+        for head in heads {
+            guard next[head] >= 0 else {
+                let entry = entries[head], provider = lists[entry.order].provider, single = item(entry)
+                let source = ResultSource(provider: provider, id: single.id, rank: entry.index + 1, weight: weights[provider] ?? 1)
+                let mask = fieldMask(single)
+                if singleProvenance[entry.order].isEmpty { singleProvenance[entry.order] = Array(repeating: nil, count: 64) }
+                let provenance = singleProvenance[entry.order][mask] ?? provenance(of: single, from: provider)
+                singleProvenance[entry.order][mask] = provenance
+                let sources = [source]
+                let result = MergedResult(item: single, score: ranking.score(sources), sources: sources, provenance: provenance)
+                results.append((result, entry.index + 1, entry.order))
+                continue
+            }
+            var members: [Entry] = []
+            var cursor = head
+            while cursor >= 0 {
+                members.append(entries[cursor])
+                cursor = next[cursor]
+            }
+            members.sort { ($0.index, $0.order) < ($1.index, $1.order) }
             guard let best = members.first else { continue }
-            let providers = Set(members.map(\.provider))
-            let weight = providers.reduce(1.0) { $0 * (weights[$1] ?? 1) }
-            let score = Double(providers.count) * weight * members.reduce(0) { $0 + 1 / Double($1.rank) }
-            let sources = members.map { ResultSource(provider: $0.provider, id: $0.item.id, rank: $0.rank) }
-            let (item, provenance) = combine(best: (best.item, best.provider), others: members.dropFirst().map { ($0.item, $0.provider) })
-            results.append((MergedResult(item: item, score: score, sources: sources, provenance: provenance), best.rank, best.order))
+            let sources = members.map { entry in
+                let provider = lists[entry.order].provider
+                return ResultSource(provider: provider, id: item(entry).id, rank: entry.index + 1, weight: weights[provider] ?? 1)
+            }
+            let (merged, provenance) = combine(
+                best: (item(best), lists[best.order].provider),
+                others: members.dropFirst().map { (item($0), lists[$0.order].provider) })
+            let result = MergedResult(item: merged, score: ranking.score(sources), sources: sources, provenance: provenance)
+            results.append((result, best.index + 1, best.order))
         }
-        return results.sorted { lhs, rhs in
-            if lhs.0.score != rhs.0.score { return lhs.0.score > rhs.0.score }
-            return (lhs.1, lhs.2) < (rhs.1, rhs.2)
-        }.map(\.0)
+        // Ties (e.g. a book and a GIF both first in their lists) go to the better rank, then provider order.
+        results.sort { lhs, rhs in
+            if lhs.result.score != rhs.result.score { return lhs.result.score > rhs.result.score }
+            return (lhs.rank, lhs.order) < (rhs.rank, rhs.order)
+        }
+        return results.map(\.result)
     }
 
-    /// Keys under which two items are the same work. GIFs never merge.
-    static func matchKeys(_ item: Item) -> [String] {
-        guard item.kind == .book else { return [] }
-        if !item.identifiers.isbn13.isEmpty { return item.identifiers.isbn13.map { "isbn:" + $0 } }
+    /// Which optional fields an item has, as bits (subtitle, creators, year, image, url).
+    private static func fieldMask(_ item: Item) -> Int {
+        (item.subtitle != nil ? 1 : 0) | (item.creators.isEmpty ? 0 : 2) | (item.year != nil ? 4 : 0)
+            | (item.images.isEmpty ? 0 : 8) | (item.url != nil ? 16 : 0)
+    }
+
+    /// What a single source gives: every field it has is its own.
+    private static func provenance(of item: Item, from provider: String) -> [String: String] {
+        var provenance = ["title": provider]
+        if item.subtitle != nil { provenance["subtitle"] = provider }
+        if !item.creators.isEmpty { provenance["creators"] = provider }
+        if item.year != nil { provenance["year"] = provider }
+        if !item.images.isEmpty { provenance["image"] = provider }
+        if item.url != nil { provenance["url"] = provider }
+        return provenance
+    }
+
+    /// Combines full records of one book (best-ranked first): the item under the item policy, the
+    /// longest description, subjects and publishers united; `provenance` says who gave what.
+    public static func mergeDetails(_ details: [(provider: String, detail: ItemDetail)]) -> (detail: ItemDetail, provenance: [String: String])? {
+        guard let first = details.first else { return nil }
+        let (item, itemProvenance) = combine(best: (first.detail.item, first.provider),
+                                             others: details.dropFirst().map { ($0.detail.item, $0.provider) })
+        var detail = first.detail
+        var provenance = itemProvenance
+        detail.item = item
+        if let longest = details.filter({ $0.detail.description?.isEmpty == false })
+            .max(by: { ($0.detail.description?.count ?? 0) < ($1.detail.description?.count ?? 0) }) {
+            detail.description = longest.detail.description
+            provenance["description"] = longest.provider
+        }
+        for (_, other) in details.dropFirst() {
+            for subject in other.subjects where !detail.subjects.contains(subject) { detail.subjects.append(subject) }
+            for publisher in other.publishers where !detail.publishers.contains(publisher) { detail.publishers.append(publisher) }
+            if detail.pageCount == nil { detail.pageCount = other.pageCount }
+            if detail.publishDate == nil { detail.publishDate = other.publishDate }
+            detail.attributes.merge(other.attributes) { current, _ in current }
+        }
+        return (detail, provenance)
+    }
+
+    /// A key under which two books are the same work: a verified ISBN-13, or (only for books with
+    /// none) normalised title + first creator + year. An ISBN fits a small string: no allocation.
+    enum MatchKey: Hashable {
+        case isbn(String)
+        case titleCreatorYear(String)
+
+        /// The key as text, for fingerprints that must be stable across processes.
+        var text: String {
+            switch self {
+            case .isbn(let isbn): return "isbn:" + isbn
+            case .titleCreatorYear(let key): return "twy:" + key
+            }
+        }
+    }
+
+    /// Calls `body` with each key under which `item` is the same work as another. GIFs have none.
+    static func forEachMatchKey(of item: Item, _ body: (MatchKey) -> Void) {
+        guard item.kind == .book else { return }
+        if !item.identifiers.isbn13.isEmpty {
+            for isbn in item.identifiers.isbn13 { body(.isbn(isbn)) }
+            return
+        }
         let title = normalise(item.title)
-        guard !title.isEmpty else { return [] }
+        guard !title.isEmpty else { return }
         let creator = item.creators.first.map(normalise) ?? ""
-        return ["twy:\(title)|\(creator)|\(item.year.map(String.init) ?? "")"]
+        body(.titleCreatorYear("\(title)|\(creator)|\(item.year.map(String.init) ?? "")"))
     }
 
-    /// Lowercased letters and digits only, diacritics folded.
+    /// The keys of `forEachMatchKey` as an array.
+    static func matchKeys(_ item: Item) -> [MatchKey] {
+        var keys: [MatchKey] = []
+        forEachMatchKey(of: item) { keys.append($0) }
+        return keys
+    }
+
+    /// Lowercased letters and digits only, diacritics folded. ASCII text takes a fast path.
     public static func normalise(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(text.utf8.count)
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): bytes.append(byte)
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte + 32)
+                default: break
+                }
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
         let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
         return String(folded.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
     }
@@ -97,8 +218,16 @@ public enum ResultMerger {
         return (item, provenance)
     }
 
-    private static func largestSize(_ item: Item) -> Int {
-        item.images.keys.map { (ImageSize.allCases.firstIndex(of: $0) ?? -1) + 1 }.max() ?? 0
+    /// An item's biggest image as (size class, pixels), for comparing covers; (0, 0) without one.
+    private static func largestSize(_ item: Item) -> ImageRank {
+        guard let size = item.images.keys.max(), let image = item.images[size] else { return ImageRank(size: 0, pixels: 0) }
+        return ImageRank(size: (ImageSize.allCases.firstIndex(of: size) ?? 0) + 1, pixels: (image.width ?? 0) * (image.height ?? 0))
+    }
+
+    private struct ImageRank: Comparable {
+        let size: Int
+        let pixels: Int
+        static func < (lhs: ImageRank, rhs: ImageRank) -> Bool { (lhs.size, lhs.pixels) < (rhs.size, rhs.pixels) }
     }
 }
 

@@ -1,15 +1,19 @@
 import Foundation
+import Synchronization
 
-/// Where one merged result came from: a provider, its item id there, and its 1-based rank in that list.
+/// Where one merged result came from: a provider, its item id there, its 1-based rank in that
+/// list, and the provider's ranking weight (so a score can be explained from its sources alone).
 public struct ResultSource: Sendable, Hashable, Codable {
     public var provider: String
     public var id: ItemID
     public var rank: Int
+    public var weight: Double
 
-    public init(provider: String, id: ItemID, rank: Int) {
+    public init(provider: String, id: ItemID, rank: Int, weight: Double = 1) {
         self.provider = provider
         self.id = id
         self.rank = rank
+        self.weight = weight
     }
 }
 
@@ -35,20 +39,24 @@ public struct SearchOptions: Sendable {
     /// Provider ids to ask, in order; nil asks every registered provider.
     public var providers: [String]?
     public var limit: Int
+    /// 1-based page, asked of every provider directly; `cursor` (when set) wins.
     public var page: Int
-    /// Per-provider continuation tokens from a previous search's cursor.
+    /// Continues a previous search: each provider's next token and what was already shown.
     public var cursor: SearchCursor?
-    /// Overrides every provider's default timeout.
+    /// Overrides every provider's timeout (tuning, then descriptor default).
     public var timeout: Duration?
+    /// How merged results are scored.
+    public var ranking: RankingMethod
 
     public init(query: String, providers: [String]? = nil, limit: Int = 20, page: Int = 1,
-                cursor: SearchCursor? = nil, timeout: Duration? = nil) {
+                cursor: SearchCursor? = nil, timeout: Duration? = nil, ranking: RankingMethod = .searxng) {
         self.query = query
         self.providers = providers
         self.limit = limit
         self.page = page
         self.cursor = cursor
         self.timeout = timeout
+        self.ranking = ranking
     }
 }
 
@@ -60,13 +68,17 @@ public struct SearchResult: Sendable {
     public var outcomes: [ProviderOutcome]
     /// A cursor that continues every provider that has more; nil when all are exhausted.
     public var next: SearchCursor?
+    /// How `results` were scored.
+    public var ranking: RankingMethod
 
-    public init(query: String, page: Int, results: [MergedResult], outcomes: [ProviderOutcome], next: SearchCursor?) {
+    public init(query: String, page: Int, results: [MergedResult], outcomes: [ProviderOutcome], next: SearchCursor?,
+                ranking: RankingMethod = .searxng) {
         self.query = query
         self.page = page
         self.results = results
         self.outcomes = outcomes
         self.next = next
+        self.ranking = ranking
     }
 
     /// True when every selected provider answered.
@@ -79,45 +91,60 @@ public struct SearchResult: Sendable {
 public struct ProviderBatch: Sendable {
     public var outcome: ProviderOutcome
     public var items: [Item]
+
+    public init(outcome: ProviderOutcome, items: [Item]) {
+        self.outcome = outcome
+        self.items = items
+    }
 }
 
-/// Continues a search: each provider's own next token. Encoded as opaque base64url JSON.
-public struct SearchCursor: Sendable, Hashable, Codable {
-    /// Provider id → that provider's next token.
-    public var positions: [String: String]
-    /// The page number the cursor leads to.
-    public var page: Int
+/// Per-provider settings that override a descriptor's defaults (`providers.<id>.timeout|weight`).
+public struct ProviderTuning: Sendable, Hashable {
+    public var timeout: Duration?
+    public var weight: Double?
 
-    public init(positions: [String: String], page: Int) {
-        self.positions = positions
-        self.page = page
+    public init(timeout: Duration? = nil, weight: Double? = nil) {
+        self.timeout = timeout
+        self.weight = weight
     }
 
-    public var token: String {
-        let data = (try? JSONEncoder().encode(self)) ?? Data()
-        return data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    /// Decodes a token; an invalid one is an `.invalidInput` error.
-    public init(token: String) throws {
-        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64),
-              let cursor = try? JSONDecoder().decode(SearchCursor.self, from: data)
-        else { throw SeekError(.invalidInput, detail: "not a valid --cursor token") }
-        self = cursor
+    /// Reads `providers.<id>.timeout` (seconds, 0–3600) and `providers.<id>.weight` (> 0) from the
+    /// config file for each id; out-of-range values are a `.configuration` error naming the provider.
+    public static func load(from settings: Settings, providers ids: [String]) throws -> [String: ProviderTuning] {
+        var tuning: [String: ProviderTuning] = [:]
+        for id in ids {
+            var entry = ProviderTuning()
+            if let seconds = settings.number(provider: id, key: "timeout") {
+                guard seconds > 0, seconds <= 3600 else {
+                    throw SeekError(.configuration, provider: id, detail: "providers.\(id).timeout must be between 0 and 3600 seconds")
+                }
+                entry.timeout = .milliseconds(Int64((seconds * 1000).rounded()))
+            }
+            if let weight = settings.number(provider: id, key: "weight") {
+                guard weight > 0, weight.isFinite else {
+                    throw SeekError(.configuration, provider: id, detail: "providers.\(id).weight must be a positive number")
+                }
+                entry.weight = weight
+            }
+            if entry.timeout != nil || entry.weight != nil { tuning[id] = entry }
+        }
+        return tuning
     }
 }
 
 /// Fans a query out to providers concurrently, each under its own deadline, and merges the answers.
+///
+/// At a provider's deadline its task is cancelled (AsyncHTTPClient then closes the connection) and
+/// the search goes on without waiting for it, so a provider that ignores cancellation cannot hold
+/// the others back either.
 public struct SearchEngine: Sendable {
     public let registry: ProviderRegistry
+    /// Overrides of descriptor timeouts and weights, by provider id.
+    public let tuning: [String: ProviderTuning]
 
-    public init(registry: ProviderRegistry) {
+    public init(registry: ProviderRegistry, tuning: [String: ProviderTuning] = [:]) {
         self.registry = registry
+        self.tuning = tuning
     }
 
     /// The providers a search selects, in registry order; unknown ids are an `.invalidInput` error.
@@ -130,30 +157,67 @@ public struct SearchEngine: Sendable {
         return chosen
     }
 
-    /// Runs the search; `onBatch` sees each provider's answer as it arrives.
+    /// A provider's deadline: the override, else its tuning, else its descriptor's default.
+    public func timeout(for provider: any SearchProvider, override: Duration? = nil) -> Duration {
+        override ?? tuning[provider.descriptor.id]?.timeout ?? provider.descriptor.defaultTimeout
+    }
+
+    /// A provider's ranking weight: its tuning, else its descriptor's.
+    public func weight(for provider: any SearchProvider) -> Double {
+        tuning[provider.descriptor.id]?.weight ?? provider.descriptor.weight
+    }
+
+    /// Merges batches from `providers` into one ranked list, with each provider's weight.
+    public func merge(_ batches: [ProviderBatch], from providers: [any SearchProvider],
+                      ranking: RankingMethod = .searxng) -> [MergedResult] {
+        let weights = Dictionary(providers.map { ($0.descriptor.id, weight(for: $0)) }) { first, _ in first }
+        return ResultMerger.merge(batches.map { ($0.outcome.provider, $0.items) }, weights: weights, ranking: ranking)
+    }
+
+    /// Runs the search; `onBatch` sees each provider's answer as it arrives (already without items
+    /// an earlier page of the cursor showed).
     public func search(
         _ options: SearchOptions, onBatch: @escaping @Sendable (ProviderBatch) async -> Void = { _ in }
     ) async throws -> SearchResult {
         var providers = try select(options.providers)
-        if let cursor = options.cursor {
+        let cursor = options.cursor
+        if let cursor {
             providers = providers.filter { cursor.positions[$0.descriptor.id] != nil }
         }
-        let page = options.cursor?.page ?? options.page
-        let batches = await fanOut(providers, timeout: options.timeout) { provider in
+        let page = cursor?.page ?? options.page
+        let answers = await collect(providers, timeout: options.timeout) { provider in
             let request = SearchRequest(
-                query: options.query, page: page, cursor: options.cursor?.positions[provider.descriptor.id],
+                query: options.query, page: page, cursor: cursor?.positions[provider.descriptor.id],
                 limit: options.limit)
             return try await provider.search(request)
-        } onBatch: { batch in await onBatch(batch) }
-
-        let outcomes = batches.map(\.outcome)
-        let weights = Dictionary(uniqueKeysWithValues: providers.map { ($0.descriptor.id, $0.descriptor.weight) })
-        let merged = ResultMerger.merge(batches.map { ($0.outcome.provider, $0.items) }, weights: weights)
-        let positions = outcomes.reduce(into: [String: String]()) { result, outcome in
-            if let next = outcome.next { result[outcome.provider] = next }
+        } onAnswer: { answer in
+            await onBatch(ProviderBatch(answer).excluding(cursor))
         }
-        let next = positions.isEmpty ? nil : SearchCursor(positions: positions, page: page + 1)
-        return SearchResult(query: options.query, page: page, results: merged, outcomes: outcomes, next: next)
+        let batches = answers.map { ProviderBatch($0).excluding(cursor) }
+        let outcomes = batches.map(\.outcome)
+        let merged = merge(batches, from: providers, ranking: options.ranking)
+        return SearchResult(
+            query: options.query, page: page, results: merged, outcomes: outcomes,
+            next: Self.nextCursor(after: batches, page: page, previous: cursor), ranking: options.ranking)
+    }
+
+    /// The cursor for the page after this one: providers with a next token continue, a provider that
+    /// failed for a passing reason while continuing keeps its place, the rest drop out; nil when none is left.
+    static func nextCursor(after batches: [ProviderBatch], page: Int, previous: SearchCursor?) -> SearchCursor? {
+        var positions: [String: String] = [:]
+        for batch in batches {
+            let outcome = batch.outcome
+            if let next = outcome.next {
+                positions[outcome.provider] = next
+            } else if !outcome.status.answered, outcome.status.isPassing,
+                      let earlier = previous?.positions[outcome.provider] {
+                positions[outcome.provider] = earlier
+            }
+        }
+        guard !positions.isEmpty else { return nil }
+        var next = SearchCursor(positions: positions, page: page + 1, seen: previous?.seen ?? [])
+        next.remember(batches.lazy.flatMap(\.items))
+        return next
     }
 
     /// Calls `operation` on every provider at once. Unconfigured providers are `skipped` without a call.
@@ -170,6 +234,7 @@ public struct SearchEngine: Sendable {
     }
 
     /// The generic fan-out: each provider's value or typed failure, with its elapsed time, in provider order.
+    /// `timeout` overrides every provider's own (tuning, then descriptor default).
     public func collect<Value: Sendable>(
         _ providers: [any SearchProvider], timeout: Duration?,
         _ operation: @escaping @Sendable (any SearchProvider) async throws -> Value,
@@ -177,8 +242,9 @@ public struct SearchEngine: Sendable {
     ) async -> [ProviderAnswer<Value>] {
         await withTaskGroup(of: (Int, ProviderAnswer<Value>).self) { group in
             for (index, provider) in providers.enumerated() {
+                let limit = self.timeout(for: provider, override: timeout)
                 group.addTask {
-                    (index, await Self.call(provider, timeout: timeout ?? provider.descriptor.defaultTimeout, operation))
+                    (index, await Self.call(provider, timeout: limit, operation))
                 }
             }
             var answers: [(Int, ProviderAnswer<Value>)] = []
@@ -198,7 +264,7 @@ public struct SearchEngine: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            let value = try await withDeadline(timeout) { try await operation(provider) }
+            let value = try await Deadline.race(timeout) { try await operation(provider) }
             return ProviderAnswer(provider: id, result: .success(value), elapsed: clock.now - start)
         } catch {
             let seek = SeekError.wrap(error, provider: id)
@@ -232,6 +298,91 @@ extension ProviderBatch {
         var outcome = answer.outcome { $0.items.count }
         outcome.next = answer.value?.next
         outcome.total = answer.value?.total
+        if let failure = answer.value?.staleBecause {
+            outcome.status = ProviderStatus(error: failure)
+            outcome.error = failure
+            outcome.stale = true
+        }
         self.init(outcome: outcome, items: answer.value?.items ?? [])
+    }
+
+    /// This batch without the items an earlier page of `cursor` showed; `count` is what remains.
+    func excluding(_ cursor: SearchCursor?) -> ProviderBatch {
+        guard let cursor, !cursor.seen.isEmpty else { return self }
+        var copy = self
+        copy.items = items.filter { !cursor.hasSeen($0) }
+        copy.outcome.count = copy.items.count
+        return copy
+    }
+}
+
+extension ProviderStatus {
+    /// Failures that may pass by the next page (a timeout, an error, a rate limit, a cool-down).
+    var isPassing: Bool {
+        switch self {
+        case .timeout, .error, .rateLimited, .suspended: return true
+        case .ok, .empty, .unauthorized, .skipped, .unsupported: return false
+        }
+    }
+}
+
+/// A deadline that does not wait for the work it abandons.
+enum Deadline {
+    /// Runs `operation` in a task of its own and returns its result, or throws `.timeout` when `limit`
+    /// passes first — cancelling the task at once rather than waiting for it to wind down.
+    static func race<T: Sendable>(
+        _ limit: Duration, _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let gate = Gate<T>()
+        let work = Task {
+            do { gate.finish(.success(try await operation())) } catch { gate.finish(.failure(error)) }
+        }
+        let timer = Task {
+            try? await Task.sleep(for: limit)
+            gate.finish(.failure(SeekError(.timeout(seconds: limit.seconds))))
+        }
+        defer {
+            work.cancel()
+            timer.cancel()
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in gate.wait(continuation) }
+        } onCancel: {
+            gate.finish(.failure(CancellationError()))
+        }
+    }
+
+    /// The first result wins; it resumes the waiting continuation exactly once.
+    private final class Gate<T: Sendable>: Sendable {
+        private struct State {
+            var continuation: CheckedContinuation<T, any Error>?
+            var result: Result<T, any Error>?
+            var resumed = false
+        }
+        private let state = Mutex(State())
+
+        func wait(_ continuation: CheckedContinuation<T, any Error>) {
+            let ready: Result<T, any Error>? = state.withLock { state in
+                guard let result = state.result, !state.resumed else {
+                    state.continuation = continuation
+                    return nil
+                }
+                state.resumed = true
+                return result
+            }
+            if let ready { continuation.resume(with: ready) }
+        }
+
+        func finish(_ result: Result<T, any Error>) {
+            let waiting: CheckedContinuation<T, any Error>? = state.withLock { state in
+                guard state.result == nil else { return nil }
+                state.result = result
+                guard let continuation = state.continuation else { return nil }
+                state.continuation = nil
+                state.resumed = true
+                return continuation
+            }
+            waiting?.resume(with: result)
+        }
     }
 }

@@ -37,6 +37,14 @@ enum SeekBinary {
     }
 }
 
+/// Runs blocking work (a child process, a pipe read) on a thread of its own, never on the
+/// cooperative pool: two cores' worth of blocked pool threads would stall every other test's timers.
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+    }
+}
+
 @Suite("seek binary end to end", .enabled(if: SeekBinary.url != nil, "the seek executable was not built"))
 struct EndToEndTests {
     @Test("search prints DESIGN's JSON and exits 0")
@@ -44,9 +52,9 @@ struct EndToEndTests {
         let harness = try await CLIHarness.start()
         harness.serveOpenLibrary()
         let environment = harness.environment
-        let result = try await Task.detached {
+        let result = try await offThePool {
             try SeekBinary.run(["search", "harbor", "--providers", "openlibrary", "--format", "json"], environment: environment)
-        }.value
+        }
         try await harness.stop()
         #expect(result.code == 0, "stderr: \(result.stderr)")
         let items = result.json?["items"] as? [[String: Any]]
@@ -58,9 +66,9 @@ struct EndToEndTests {
         let harness = try await CLIHarness.start()
         harness.serveOpenLibrary()
         let environment = harness.environment
-        let result = try await Task.detached {
+        let result = try await offThePool {
             try SeekBinary.run(["detail", "openlibrary:OL45804W"], environment: environment)
-        }.value
+        }
         try await harness.stop()
         #expect(result.code == 0)
         #expect(result.stdout.contains("Roald Dahl"))
@@ -72,9 +80,9 @@ struct EndToEndTests {
         harness.serveOpenLibrary()
         let environment = harness.environment
         let file = harness.home.appendingPathComponent("cover.jpg").path
-        let result = try await Task.detached {
+        let result = try await offThePool {
             try SeekBinary.run(["image", "openlibrary:OL45804W", "-o", file], environment: environment)
-        }.value
+        }
         let bytes = FileManager.default.contents(atPath: file)
         try await harness.stop()
         #expect(result.code == 0, "stderr: \(result.stderr)")
@@ -91,10 +99,10 @@ struct EndToEndTests {
         default: harness.server.route("/ol/search.json", fault: .hugeBody(bytes: 64 * 1024 * 1024))
         }
         let environment = harness.environment
-        let result = try await Task.detached {
+        let result = try await offThePool {
             try SeekBinary.run(["search", "harbor", "--providers", "openlibrary", "--timeout", fault == "huge" ? "20" : "1"],
                                environment: environment)
-        }.value
+        }
         try await harness.stop()
         #expect(result.code == 4)
         let lines = result.stderr.split(separator: "\n")
@@ -107,9 +115,9 @@ struct EndToEndTests {
         let harness = try await CLIHarness.start()
         harness.server.route("/ol/search.json", .json(OpenLibrarySamples.emptySearch))
         let environment = harness.environment
-        let result = try await Task.detached {
+        let result = try await offThePool {
             try SeekBinary.run(["search", "nothing", "--providers", "openlibrary", "--format", "json"], environment: environment)
-        }.value
+        }
         try await harness.stop()
         #expect(result.code == 0)
         #expect(result.stdout.contains("\"items\" : [\n\n  ]") || (result.json?["items"] as? [Any])?.isEmpty == true)

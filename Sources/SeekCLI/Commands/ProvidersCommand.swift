@@ -4,10 +4,15 @@ import SeekCore
 
 struct ProvidersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "providers", abstract: "List the providers: kinds, capabilities, configuration and endpoint.")
+        commandName: "providers",
+        abstract: "List the providers: kinds, capabilities, configuration, endpoint and cool-down.",
+        discussion: "A provider that failed repeatedly, or was told by its server to wait, is suspended until a time; `--reset NAME` clears that.")
 
     @Option(help: "table or json.")
     var format: OutputFormat = .table
+
+    @Option(name: .customLong("reset"), help: ArgumentHelp("Clear a provider's cool-down (`all` clears every one).", valueName: "NAME"))
+    var reset: String?
 
     func validate() throws {
         guard format == .table || format == .json else { throw ValidationError("providers prints table or json") }
@@ -16,22 +21,38 @@ struct ProvidersCommand: AsyncParsableCommand {
     func run() async throws {
         try await Session.with { session in
             let registry = try session.registry
+            let resilience = try session.resilience
+            if let reset {
+                let name = reset.trimmingCharacters(in: .whitespaces).lowercased()
+                let ids = name == "all" && registry.provider(name) == nil ? registry.ids : [name]
+                guard let unknown = ids.first(where: { registry.provider($0) == nil }) else {
+                    for id in ids { resilience.reset(id) }
+                    session.context.out("\(ids.joined(separator: ", ")): cool-down cleared; the next call goes through")
+                    return ExitStatus.success
+                }
+                throw CLIError.usage("unknown provider '\(unknown)' (known: \(registry.ids.joined(separator: ", ")))")
+            }
+            let documents = registry.providers.map { ProviderDocument($0, suspension: resilience.suspension(of: $0)) }
             if format == .json {
-                let documents = registry.providers.map(ProviderDocument.init)
                 session.context.out(try JSONText.pretty(["providers": documents]))
             } else {
                 var table = Table([
                     .init("ID", width: 11), .init("KINDS", width: 5), .init("CAPABILITIES", width: 28),
                     .init("STATUS", width: 10), .init("ENDPOINT", share: 1),
                 ])
-                for provider in registry.providers {
-                    let document = ProviderDocument(provider)
+                for document in documents {
                     table.add([
                         document.id, document.kinds.joined(separator: ","), document.capabilities.joined(separator: ","),
-                        document.configured ? "ready" : "no key", document.endpoint,
+                        document.status, document.endpoint,
                     ])
                 }
-                session.context.out(table.render())
+                var lines = [table.render()]
+                for document in documents {
+                    guard let until = document.suspendedUntil else { continue }
+                    lines.append("\(document.id): suspended until \(until)" + (document.suspendedReason.map { " (\($0))" } ?? "")
+                        + "; `seek providers --reset \(document.id)` clears it")
+                }
+                session.context.out(lines.joined(separator: "\n"))
             }
             return ExitStatus.success
         }
@@ -51,8 +72,13 @@ struct ProviderDocument: Encodable {
     let timeoutSeconds: Double
     let weight: Double
     let shortcuts: [String]
+    /// `ready`, `no key` or `suspended`.
+    let status: String
+    /// ISO 8601 end of the cool-down, while suspended.
+    let suspendedUntil: String?
+    let suspendedReason: String?
 
-    init(_ provider: any SearchProvider) {
+    init(_ provider: any SearchProvider, suspension: (until: Date, reason: String?)? = nil) {
         let descriptor = provider.descriptor
         id = descriptor.id
         name = descriptor.name
@@ -65,5 +91,31 @@ struct ProviderDocument: Encodable {
         timeoutSeconds = descriptor.defaultTimeout.seconds
         weight = descriptor.weight
         shortcuts = descriptor.shortcuts
+        suspendedUntil = suspension.map { $0.until.formatted(.iso8601) }
+        suspendedReason = suspension?.reason
+        status = !configured ? "no key" : (suspension == nil ? "ready" : "suspended")
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, kinds, capabilities, paging, needsKey, configured, endpoint, timeoutSeconds, weight, shortcuts
+        case status, suspendedUntil, suspendedReason
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(kinds, forKey: .kinds)
+        try container.encode(capabilities, forKey: .capabilities)
+        try container.encode(paging, forKey: .paging)
+        try container.encode(needsKey, forKey: .needsKey)
+        try container.encode(configured, forKey: .configured)
+        try container.encode(endpoint, forKey: .endpoint)
+        try container.encode(timeoutSeconds, forKey: .timeoutSeconds)
+        try container.encode(weight, forKey: .weight)
+        try container.encode(shortcuts, forKey: .shortcuts)
+        try container.encode(status, forKey: .status)
+        try container.encode(suspendedUntil, forKey: .suspendedUntil)
+        try container.encode(suspendedReason, forKey: .suspendedReason)
     }
 }

@@ -16,14 +16,17 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(help: "Results per provider (1–100).")
     var limit = 20
 
-    @Option(help: "Page number, from 1.")
+    @Option(help: "Page number, from 1: asks each provider for that page directly (--cursor also skips repeats).")
     var page: Int?
 
-    @Option(help: "Continue from the `next` cursor of an earlier search.")
+    @Option(help: "Continue from the `next` cursor of an earlier search; nothing shown before repeats.")
     var cursor: String?
 
     @Option(help: "table, json, ndjson or csv.")
     var format: OutputFormat = .table
+
+    @Option(help: "Ranking: searxng (|P| × Πw × Σ 1/p) or rrf (reciprocal rank fusion, k = 60).")
+    var rank: RankingMethod = .searxng
 
     @Flag(help: "Print each result's sources, positions and score terms.")
     var explain = false
@@ -53,12 +56,12 @@ struct SearchCommand: AsyncParsableCommand {
         }
         let options = SearchOptions(
             query: parsed.text, providers: chosen.0, limit: limit, page: page ?? 1, cursor: decodedCursor,
-            timeout: selection.timeoutDuration)
+            timeout: selection.timeoutDuration, ranking: rank)
         let engine = try session.engine
         let context = session.context
         let result: SearchResult
         do {
-            result = try await engine.search(options)
+            result = try await engine.search(options, onBatch: streamer(engine: engine, registry: registry, context: context))
         } catch let error as SeekError where error.kind == .invalidInput {
             throw CLIError.usage(error.cause)
         }
@@ -67,7 +70,25 @@ struct SearchCommand: AsyncParsableCommand {
         try SearchOutput.print(result, format: format, explain: explain, context: context)
         return ExitStatus.forOutcomes(counted)
     }
+
+    /// For `--format ndjson`, writes one `batch` line per provider the moment it answers; otherwise nothing.
+    private func streamer(
+        engine: SearchEngine, registry: ProviderRegistry, context: CLIContext
+    ) -> @Sendable (ProviderBatch) async -> Void {
+        guard format == .ndjson else { return { _ in } }
+        let weights = Dictionary(registry.providers.map { ($0.descriptor.id, engine.weight(for: $0)) }) { first, _ in first }
+        let ranking = rank
+        let stdout = context.stdout
+        return { batch in
+            let weight = weights[batch.outcome.provider] ?? 1
+            guard let line = try? SearchOutput.batchLine(batch, weight: weight, ranking: ranking) else { return }
+            stdout.write(line + "\n")
+        }
+    }
 }
+
+/// `--rank searxng|rrf`.
+extension RankingMethod: ExpressibleByArgument {}
 
 /// A query with its bangs (`!ol`, `!giphy`) taken out.
 struct BangQuery {
@@ -105,6 +126,7 @@ enum OutcomeReport {
             let cause = outcome.error?.cause ?? outcome.status.rawValue
             var line = "seek: \(outcome.provider): \(outcome.status.rawValue): \(cause)"
             if networkDown { line += " (offline? try --demo)" }
+            if outcome.stale { line += " (serving cached results from before)" }
             context.err(line)
         }
     }

@@ -83,7 +83,7 @@ struct ContributorDocument: Encodable {
 
 struct OutcomeDocument: Encodable {
     let outcome: ProviderOutcome
-    enum Key: String, CodingKey { case id, status, count, elapsedMs, error }
+    enum Key: String, CodingKey { case id, status, count, elapsedMs, error, stale }
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(outcome.provider, forKey: .id)
@@ -91,26 +91,64 @@ struct OutcomeDocument: Encodable {
         try container.encode(outcome.count, forKey: .count)
         try container.encode(outcome.elapsedMilliseconds, forKey: .elapsedMs)
         try container.encode(outcome.error?.cause, forKey: .error)
+        try container.encode(outcome.stale, forKey: .stale)
     }
 }
 
-/// `seek search --format json` (and `trending`, which leaves out `query`).
+/// `seek search --format json` (and `trending`, which leaves out `query`); with `type` set, the
+/// summary line that ends an ndjson stream.
 struct SearchDocument: Encodable {
     let query: String?
     let page: Int
     let results: [MergedResult]
     let outcomes: [ProviderOutcome]
     let next: String?
+    var type: String? = nil
 
-    enum Key: String, CodingKey { case query, page, items, providers, next }
+    enum Key: String, CodingKey { case type, query, page, items, providers, next }
+
+    /// The same document as an ndjson `summary` line.
+    var summary: SearchDocument {
+        var copy = self
+        copy.type = "summary"
+        return copy
+    }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
+        if let type { try container.encode(type, forKey: .type) }
         if let query { try container.encode(query, forKey: .query) }
         try container.encode(page, forKey: .page)
         try container.encode(results.map { ItemDocument($0) }, forKey: .items)
         try container.encode(outcomes.map(OutcomeDocument.init), forKey: .providers)
         try container.encode(next, forKey: .next)
+    }
+}
+
+/// An ndjson `batch` line: one provider's answer as it arrived, before merging. Each item is scored
+/// as if it were found by that provider alone.
+struct BatchDocument: Encodable {
+    let batch: ProviderBatch
+    let weight: Double
+    let ranking: RankingMethod
+
+    enum Key: String, CodingKey { case type, provider, status, count, elapsedMs, error, stale, items }
+
+    func encode(to encoder: any Encoder) throws {
+        let outcome = batch.outcome
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode("batch", forKey: .type)
+        try container.encode(outcome.provider, forKey: .provider)
+        try container.encode(outcome.status.rawValue, forKey: .status)
+        try container.encode(outcome.count, forKey: .count)
+        try container.encode(outcome.elapsedMilliseconds, forKey: .elapsedMs)
+        try container.encode(outcome.error?.cause, forKey: .error)
+        try container.encode(outcome.stale, forKey: .stale)
+        let items = batch.items.enumerated().map { index, item in
+            let source = ResultSource(provider: outcome.provider, id: item.id, rank: index + 1, weight: weight)
+            return ItemDocument(MergedResult(item: item, score: ranking.score([source]), sources: [source]))
+        }
+        try container.encode(items, forKey: .items)
     }
 }
 

@@ -11,9 +11,10 @@ enum SearchOutput {
         case .json:
             context.out(try JSONText.pretty(document))
         case .ndjson:
-            context.out(try JSONText.compact(document))
+            // The last line of a stream: the merged, ranked list (batch lines came before it).
+            context.out(try JSONText.compact(document.summary))
         case .csv:
-            context.out(csv(result.results))
+            context.stdout.write(csv(result.results))
         case .table:
             if result.results.isEmpty {
                 context.out("No results.")
@@ -24,7 +25,12 @@ enum SearchOutput {
                 context.err("More: --cursor \(next.token)")
             }
         }
-        if explain { context.err(explanation(result.results)) }
+        if explain { context.err(explanation(result.results, ranking: result.ranking)) }
+    }
+
+    /// One ndjson line for a provider's answer, printed as soon as it arrives.
+    static func batchLine(_ batch: ProviderBatch, weight: Double, ranking: RankingMethod) throws -> String {
+        try JSONText.compact(BatchDocument(batch: batch, weight: weight, ranking: ranking))
     }
 
     static func table(_ results: [MergedResult]) -> String {
@@ -48,21 +54,21 @@ enum SearchOutput {
         return table.render()
     }
 
-    /// RFC 4180: CRLF line ends; fields with comma, quote or line break are quoted, quotes doubled.
+    /// RFC 4180: a header, every record ended by CRLF; fields with a comma, quote or line break are
+    /// quoted, quotes doubled.
     static func csv(_ results: [MergedResult]) -> String {
-        var lines = ["id,provider,kind,title,subtitle,creators,year,isbn13,imageURL,url,score,sources"]
+        var records = [["id", "provider", "kind", "title", "subtitle", "creators", "year", "isbn13", "imageURL", "url", "score", "sources"]]
         for result in results {
             let item = result.item
-            let fields = [
+            records.append([
                 item.id.description, item.provider, item.kind.rawValue, item.title, item.subtitle ?? "",
                 item.creators.joined(separator: "; "), item.year.map(String.init) ?? "",
                 item.identifiers.isbn13.joined(separator: " "), item.image(.large)?.url.absoluteString ?? "",
                 item.url?.absoluteString ?? "", String(format: "%.4f", result.score),
                 result.sources.map { $0.id.description }.joined(separator: " "),
-            ]
-            lines.append(fields.map(csvField).joined(separator: ","))
+            ])
         }
-        return lines.joined(separator: "\r\n")
+        return records.map { $0.map(csvField).joined(separator: ",") + "\r\n" }.joined()
     }
 
     static func csvField(_ text: String) -> String {
@@ -70,14 +76,17 @@ enum SearchOutput {
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    static func explanation(_ results: [MergedResult]) -> String {
+    /// `--explain`: the formula, then each result's sources with positions and the score's terms.
+    static func explanation(_ results: [MergedResult], ranking: RankingMethod) -> String {
         var lines: [String] = []
+        switch ranking {
+        case .searxng: lines.append("ranking searxng: score = |P| × (Πw) × (Σ 1/p)")
+        case .rrf: lines.append("ranking rrf: score = Σ w/(\(Int(RankingMethod.rrfConstant))+p)")
+        }
         for (index, result) in results.enumerated() {
             let positions = result.sources.map { "\($0.provider)#\($0.rank)" }.joined(separator: ", ")
-            let terms = result.sources.map { "1/\($0.rank)" }.joined(separator: " + ")
-            let providerCount = Set(result.sources.map(\.provider)).count
-            lines.append(String(format: "%3d. %@  score %.4f = %d × w × (%@)  [%@]",
-                                index + 1, result.item.id.description, result.score, providerCount, terms, positions))
+            let number = String(format: "%3d", index + 1), score = String(format: "%.4f", result.score)
+            lines.append("\(number). \(result.item.id)  score \(score) = \(ranking.terms(result.sources))  [\(positions)]")
         }
         return lines.joined(separator: "\n")
     }

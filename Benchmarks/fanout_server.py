@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Loopback stand-in for Open Library, GIPHY and Aladin that answers every search after a fixed delay.
+
+Used by fanout.sh to time a whole `seek search` process against three providers that each take
+DELAY seconds: with a concurrent fan-out the process takes about DELAY, not 3 x DELAY.
+Prints the chosen port on its first line, then serves until killed.
+"""
+import json
+import sys
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+DELAY = float(sys.argv[1]) if len(sys.argv) > 1 else 0.2
+
+
+def open_library():
+    docs = [{"key": f"/works/OL{i}W", "title": f"Harbor book {i}", "author_name": [f"Author {i}"],
+             "first_publish_year": 1990 + i, "cover_i": 1000 + i,
+             "isbn": [f"978000000{i:03d}"]} for i in range(20)]
+    return {"numFound": 20, "start": 0, "docs": docs}
+
+
+def giphy():
+    gifs = [{"type": "gif", "id": f"gif{i}", "url": f"https://giphy.com/gifs/gif{i}", "title": f"Harbor {i}",
+             "rating": "g", "images": {
+                 "fixed_width": {"url": f"https://media.giphy.com/media/gif{i}/200w.gif", "width": "200", "height": "150"},
+                 "original": {"url": f"https://media.giphy.com/media/gif{i}/giphy.gif", "width": "480", "height": "360"}}}
+            for i in range(20)]
+    return {"data": gifs, "pagination": {"total_count": 20, "count": 20, "offset": 0},
+            "meta": {"status": 200, "msg": "OK", "response_id": "bench"}}
+
+
+def aladin():
+    items = [{"title": f"항구 {i}", "link": f"http://www.aladin.co.kr/shop/wproduct.aspx?ItemId={i}",
+              "author": "저자 (지은이)", "pubDate": "2020-01-01", "isbn": "", "isbn13": f"979110000{i:04d}",
+              "itemId": 100 + i, "cover": f"https://image.aladin.co.kr/product/{i}/cover.jpg", "publisher": "출판사"}
+             for i in range(20)]
+    return {"version": "20131101", "totalResults": 20, "startIndex": 1, "itemsPerPage": 20, "query": "harbor",
+            "item": items}
+
+
+BODIES = {
+    "/ol/search.json": json.dumps(open_library()).encode(),
+    "/giphy/v1/gifs/search": json.dumps(giphy()).encode(),
+    "/aladin/ttb/api/ItemSearch.aspx": json.dumps(aladin(), ensure_ascii=False).encode(),
+}
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self):
+        body = BODIES.get(self.path.split("?", 1)[0])
+        time.sleep(DELAY)
+        if body is None:
+            self.send_response(404)
+            body = b'{"error": "not found"}'
+        else:
+            self.send_response(200)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128
+
+
+if __name__ == "__main__":
+    server = Server(("127.0.0.1", 0), Handler)
+    print(server.server_address[1], flush=True)
+    server.serve_forever()

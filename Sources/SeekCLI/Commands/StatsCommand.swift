@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import SeekCore
+
+/// `seek stats`: per provider, over its recent calls, how many, how many answered, how fast, and the last error.
+struct StatsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Per-provider calls, success rate, p50/p95 latency and last error over recent calls.",
+        discussion: "Every seek process records its provider calls under the cache directory (the last 100 per provider).")
+
+    @Option(help: "table or json.")
+    var format: OutputFormat = .table
+
+    func validate() throws {
+        guard format == .table || format == .json else { throw ValidationError("stats prints table or json") }
+    }
+
+    func run() async throws {
+        try await Session.with { session in
+            let registry = try session.registry
+            let resilience = try session.resilience
+            let records = resilience.stats.records()
+            // Registered providers first, in their order; then any recorded provider no longer registered.
+            let ids = registry.ids + records.keys.filter { !registry.ids.contains($0) }.sorted()
+            let documents = ids.map { id in
+                StatsDocument(
+                    summary: ProviderStatsSummary(provider: id, records: records[id] ?? []),
+                    suspension: registry.provider(id).flatMap { resilience.suspension(of: $0) })
+            }
+            if format == .json {
+                session.context.out(try JSONText.pretty(StatsEnvelope(window: resilience.stats.window, providers: documents)))
+            } else {
+                session.context.out(StatsText.render(documents))
+            }
+            return ExitStatus.success
+        }
+    }
+}
+
+/// `{"window": 100, "providers": [...]}`.
+struct StatsEnvelope: Encodable {
+    let window: Int
+    let providers: [StatsDocument]
+}
+
+/// One provider's line of `seek stats --format json`.
+struct StatsDocument: Encodable {
+    let summary: ProviderStatsSummary
+    let suspension: (until: Date, reason: String?)?
+
+    enum Key: String, CodingKey {
+        case id, calls, successes, successRate, p50Ms, p95Ms, lastError, lastErrorAt, lastCallAt, state, suspendedUntil
+    }
+
+    var state: String { suspension == nil ? "ready" : "suspended" }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(summary.provider, forKey: .id)
+        try container.encode(summary.calls, forKey: .calls)
+        try container.encode(summary.successes, forKey: .successes)
+        try container.encode(summary.successRate.map { ($0 * 1000).rounded() / 1000 }, forKey: .successRate)
+        try container.encode(summary.p50Ms, forKey: .p50Ms)
+        try container.encode(summary.p95Ms, forKey: .p95Ms)
+        try container.encode(summary.lastError, forKey: .lastError)
+        try container.encode(summary.lastErrorAt?.formatted(.iso8601), forKey: .lastErrorAt)
+        try container.encode(summary.lastCallAt?.formatted(.iso8601), forKey: .lastCallAt)
+        try container.encode(state, forKey: .state)
+        try container.encode(suspension?.until.formatted(.iso8601), forKey: .suspendedUntil)
+    }
+}
+
+/// The table form of `seek stats`.
+enum StatsText {
+    static func render(_ documents: [StatsDocument]) -> String {
+        var table = Table([
+            .init("PROVIDER", width: 11), .init("CALLS", width: 5), .init("OK %", width: 5),
+            .init("P50 MS", width: 7), .init("P95 MS", width: 7), .init("STATE", width: 9), .init("LAST ERROR", share: 1),
+        ])
+        for document in documents {
+            let summary = document.summary
+            table.add([
+                summary.provider, String(summary.calls),
+                summary.successRate.map { String(Int(($0 * 100).rounded())) } ?? "-",
+                summary.p50Ms.map(String.init) ?? "-", summary.p95Ms.map(String.init) ?? "-",
+                document.state, summary.lastError ?? "",
+            ])
+        }
+        var lines = [table.render()]
+        for document in documents {
+            guard let suspension = document.suspension else { continue }
+            lines.append("\(document.summary.provider): suspended until \(suspension.until.formatted(.iso8601))"
+                + (suspension.reason.map { " (\($0))" } ?? ""))
+        }
+        if documents.allSatisfy({ $0.summary.calls == 0 }) { lines.append("No calls recorded yet.") }
+        return lines.joined(separator: "\n")
+    }
+}

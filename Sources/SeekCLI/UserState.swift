@@ -1,0 +1,198 @@
+import ArgumentParser
+import Foundation
+import SeekCore
+import SeekStore
+import Synchronization
+
+/// Container key for the user's state: favourites, history and the response cache.
+enum UserStateKey: ContainerKey { typealias Value = UserState }
+
+/// The user's state in one SQLite file under SEEK_DATA_DIR (`seek.sqlite`), opened on first use so
+/// commands that never touch it (`seek providers`) do not pay for it.
+///
+/// Settings: `SEEK_SEARCH_CACHE_TTL` / `SEEK_DETAIL_CACHE_TTL` (seconds, or `cache.searchTTL` /
+/// `cache.detailTTL`), `SEEK_CACHE_MAX_STALE_DAYS` (or `cache.maxStaleDays`), `SEEK_NO_CACHE=1`
+/// (what `--no-cache` sets), `SEEK_HISTORY_LIMIT` (or `history.limit`).
+struct UserState: Sendable {
+    let database: SeekDatabase
+    let favorites: any FavoritesStore
+    let history: any HistoryStore
+    let cache: any ResponseCache
+    let policy: CachePolicy
+    /// The searches this process ran, recorded into the history when the session ends.
+    let searches = SearchLog()
+    private let report: @Sendable (CacheEvent) -> Void
+    private let settings: Settings
+
+    init(settings: Settings, context: CLIContext) throws {
+        self.settings = settings
+        database = SeekDatabase(directory: settings.dataDirectory)
+        policy = try CachePolicy(settings: settings)
+        favorites = SQLiteFavoritesStore(database: database)
+        history = SQLiteHistoryStore(database: database, limit: try StoreSettings.historyLimit(settings))
+        cache = SQLiteResponseCache(database: database, retention: policy.retention)
+        let warned = Mutex(false)
+        report = { event in
+            switch event {
+            case .servedStaleDetail(let id, let error):
+                context.err("seek: \(id.provider): \(ProviderStatus(error: error).rawValue): \(error.cause) (serving the cached record of \(id) from before)")
+            case .unavailable(let error):
+                // Once per process: the calls go on without the cache.
+                guard !warned.withLock({ seen in defer { seen = true }; return seen }) else { return }
+                context.err("seek: warning: response cache unavailable, continuing without it: \(error)")
+            }
+        }
+    }
+
+    /// `provider` behind the response cache (unless both TTLs are 0), with its searches logged for the history.
+    func wrap(_ provider: any SearchProvider) -> any SearchProvider {
+        let cached = policy.isEnabled
+            ? CachingProvider(
+                wrapping: provider, cache: cache, policy: policy,
+                staleAfter: CommandScope.staleAfter(provider, settings: settings), report: report)
+            : provider
+        return SearchLoggingProvider(upstream: cached, log: searches)
+    }
+
+    /// Records this process's searches in the history; a failure is a warning, never the command's result.
+    func recordSearches(order: [String], context: CLIContext) async {
+        guard history.limit > 0 else { return }
+        for search in searches.drain(order: order) {
+            do {
+                try await history.record(search)
+            } catch {
+                context.err("seek: warning: could not record the search in the history: \(error)")
+                return
+            }
+        }
+    }
+}
+
+extension Session {
+    var userState: UserState { get throws { try container.resolve(UserStateKey.self) } }
+
+    /// Called as the session ends: puts the searches it ran into the history.
+    func recordSearches() async {
+        guard let state = try? userState, let registry = try? registry else { return }
+        await state.recordSearches(order: registry.ids, context: context)
+    }
+}
+
+/// The searches one process ran: each distinct query once, with every provider it was sent to.
+final class SearchLog: Sendable {
+    private struct Search {
+        var key: String
+        var query: String
+        var providers: [String]
+        var at: Date
+    }
+    private let searches = Mutex<[Search]>([])
+
+    func note(query: String, provider: String) {
+        let key = SearchHistoryEntry.normalize(query)
+        guard !key.isEmpty else { return }
+        searches.withLock { searches in
+            guard let index = searches.firstIndex(where: { $0.key == key }) else {
+                searches.append(Search(key: key, query: query, providers: [provider], at: Date()))
+                return
+            }
+            if !searches[index].providers.contains(provider) { searches[index].providers.append(provider) }
+        }
+    }
+
+    /// The logged searches, oldest first, providers in `order` (the registry's); the log is emptied.
+    func drain(order: [String]) -> [SearchHistoryEntry] {
+        let logged = searches.withLock { searches in
+            defer { searches = [] }
+            return searches
+        }
+        func rank(_ id: String) -> Int { order.firstIndex(of: id) ?? order.count }
+        return logged.map { search in
+            let providers = search.providers.sorted { (rank($0), $0) < (rank($1), $1) }
+            return SearchHistoryEntry(query: search.query, providers: providers, searchedAt: search.at)
+        }
+    }
+}
+
+/// Notes every search in the process's `SearchLog` (the history's source), then passes it on.
+struct SearchLoggingProvider: SearchProvider {
+    let upstream: any SearchProvider
+    let log: SearchLog
+
+    var descriptor: ProviderDescriptor { upstream.descriptor }
+    var isConfigured: Bool { upstream.isConfigured }
+    var endpoint: String { upstream.endpoint }
+
+    func search(_ request: SearchRequest) async throws -> SearchPage {
+        log.note(query: request.query, provider: descriptor.id)
+        return try await upstream.search(request)
+    }
+
+    func detail(_ id: ItemID) async throws -> ItemDetail { try await upstream.detail(id) }
+    func imageURL(for item: Item, size: ImageSize) -> URL? { upstream.imageURL(for: item, size: size) }
+    func trending(limit: Int) async throws -> SearchPage { try await upstream.trending(limit: limit) }
+    func suggest(_ prefix: String, limit: Int) async throws -> [String] { try await upstream.suggest(prefix, limit: limit) }
+}
+
+/// What a command tells the user state about its run: `--no-cache`, and its `--timeout`, which a
+/// stale fallback has to beat (the caller's deadline cancels a provider call and loses the copy).
+protocol UserStateOptions {
+    var bypassesCache: Bool { get }
+    var requestTimeout: Double? { get }
+}
+
+extension UserStateOptions {
+    var bypassesCache: Bool { false }
+}
+
+extension SearchCommand: UserStateOptions {
+    var bypassesCache: Bool { selection.noCache }
+    var requestTimeout: Double? { selection.timeout }
+}
+extension TrendingCommand: UserStateOptions {
+    var bypassesCache: Bool { selection.noCache }
+    var requestTimeout: Double? { selection.timeout }
+}
+extension SuggestCommand: UserStateOptions {
+    var bypassesCache: Bool { selection.noCache }
+    var requestTimeout: Double? { selection.timeout }
+}
+extension DetailCommand: UserStateOptions { var requestTimeout: Double? { timeout } }
+extension ImageCommand: UserStateOptions { var requestTimeout: Double? { timeout } }
+extension FavoritesCommand.Add: UserStateOptions { var requestTimeout: Double? { timeout } }
+extension FavoritesCommand.Toggle: UserStateOptions { var requestTimeout: Double? { timeout } }
+
+/// The parsed command's options that the composition root needs, for the length of its run.
+enum CommandScope {
+    /// The command's `--timeout`, if it has one.
+    @TaskLocal static var timeout: Duration?
+
+    /// Runs `body` with `--no-cache` as SEEK_NO_CACHE=1 in the context and `--timeout` in `timeout`.
+    static func run(_ command: any ParsableCommand, context: CLIContext, _ body: () async throws -> Void) async throws {
+        let options = command as? any UserStateOptions
+        var adjusted = context
+        if options?.bypassesCache == true { adjusted.environment["SEEK_NO_CACHE"] = "1" }
+        let timeout = options?.requestTimeout.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }
+        try await CLIContext.$current.withValue(adjusted) {
+            try await $timeout.withValue(timeout) { try await body() }
+        }
+    }
+
+    /// How long a provider call may take before a stale copy is served instead: a little less than
+    /// its deadline (`--timeout`, else the shorter of `providers.<id>.timeout` and its default).
+    static func staleAfter(_ provider: any SearchProvider, settings: Settings) -> Duration {
+        let fallback = provider.descriptor.defaultTimeout
+        let tuned = settings.number(provider: provider.descriptor.id, key: "timeout")
+            .map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }
+        let deadline = timeout ?? min(tuned ?? fallback, fallback)
+        return max(deadline * 0.8, deadline - .milliseconds(500))
+    }
+}
+
+/// A user-state failure as the CLI reports it: `seek: <what failed>` on stderr, exit 1.
+enum UserStateFailure {
+    static func exit(_ error: any Error, context: CLIContext) -> ExitCode {
+        context.err("seek: \(error)")
+        return ExitCode(1)
+    }
+}

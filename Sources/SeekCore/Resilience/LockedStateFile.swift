@@ -1,0 +1,163 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Synchronization
+
+/// A small JSON state file that several `seek` processes (and tasks of one process) read and change
+/// safely: every access holds `flock(2)` on the file for a read-modify-write of a few hundred bytes.
+///
+/// Why this is safe across processes: `flock` locks the open file description, so two processes — or
+/// two `open` calls in one process — exclude each other; the file is rewritten in place while the
+/// exclusive lock is held and every reader takes a shared lock, so nobody sees a half-written file.
+/// The lock dies with its process, so a crash cannot leave it held. A crash during the write can at
+/// worst leave a file that does not decode; it then reads as the empty state, which for advisory
+/// state (cool-downs, token counts, stats) only forgets history. When the file cannot be used at all
+/// (read-only cache directory), the state lives in process memory instead, shared by every user in it.
+public struct LockedStateFile<State: Codable & Sendable>: Sendable {
+    /// Where the state lives; nil keeps it in process memory only.
+    public let url: URL?
+    private let memoryKey: String
+    private let empty: State
+
+    /// State kept in the file at `url` (its directory is created on first use).
+    public init(url: URL, empty: State) {
+        self.url = url
+        self.memoryKey = url.standardizedFileURL.path
+        self.empty = empty
+    }
+
+    /// State kept only in this process's memory, shared by every instance with the same `name`.
+    public init(inMemory name: String, empty: State) {
+        self.url = nil
+        self.memoryKey = "memory:" + name
+        self.empty = empty
+    }
+
+    /// The current state; a missing or unreadable file reads as the empty state.
+    public func read() -> State {
+        if let url, let state = withLockedFile(url, exclusive: false, { fd in decode(Self.readAll(fd)) }) {
+            return state
+        }
+        return memoryState()
+    }
+
+    /// Applies `change` to the state under an exclusive lock and stores the result; returns what `change` returns.
+    /// Keep `change` quick: other processes wait for the lock meanwhile.
+    @discardableResult
+    public func update<T: Sendable>(_ change: (inout State) -> T) -> T {
+        if let url, let fd = Self.openLocked(url, exclusive: true) {
+            defer { Self.unlockAndClose(fd) }
+            var state = decode(Self.readAll(fd))
+            let result = change(&state)
+            if let data = try? Self.encoder.encode(state) { Self.writeAll(fd, data) }
+            return result
+        }
+        let key = memoryKey
+        let empty = self.empty
+        return memoryStore.withLock { store in
+            var state = store[key].flatMap { try? Self.decoder.decode(State.self, from: $0) } ?? empty
+            let result = change(&state)
+            store[key] = try? Self.encoder.encode(state)
+            return result
+        }
+    }
+
+    /// Makes the state empty again. The file is kept (rewritten under the lock), so a process that
+    /// has it open keeps sharing it.
+    public func reset() {
+        let empty = self.empty
+        update { $0 = empty }
+        memoryStore.withLock { $0[memoryKey] = nil }
+    }
+
+    // MARK: Plumbing
+
+    private func memoryState() -> State {
+        memoryStore.withLock { store in
+            store[memoryKey].flatMap { try? Self.decoder.decode(State.self, from: $0) } ?? empty
+        }
+    }
+
+    private func decode(_ data: Data) -> State {
+        guard !data.isEmpty else { return empty }
+        return (try? Self.decoder.decode(State.self, from: data)) ?? empty
+    }
+
+    private func withLockedFile<T>(_ url: URL, exclusive: Bool, _ body: (Int32) -> T) -> T? {
+        guard let fd = Self.openLocked(url, exclusive: exclusive) else { return nil }
+        defer { Self.unlockAndClose(fd) }
+        return body(fd)
+    }
+
+    /// Opens and locks; nil when the file cannot be used. Writers create the file (and its directory)
+    /// if needed; readers never create anything.
+    private static func openLocked(_ url: URL, exclusive: Bool) -> Int32? {
+        let path = url.path
+        var fd = exclusive ? open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) : open(path, O_RDONLY | O_CLOEXEC)
+        if exclusive, fd < 0, errno == ENOENT {
+            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        }
+        guard fd >= 0 else { return nil }
+        while flock(fd, exclusive ? LOCK_EX : LOCK_SH) != 0 {
+            if errno != EINTR {
+                close(fd)
+                return nil
+            }
+        }
+        return fd
+    }
+
+    private static func unlockAndClose(_ fd: Int32) {
+        _ = flock(fd, LOCK_UN)
+        close(fd)
+    }
+
+    private static func readAll(_ fd: Int32) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        var offset: off_t = 0
+        while true {
+            let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, offset) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            data.append(contentsOf: buffer[0..<count])
+            offset += off_t(count)
+        }
+        return data
+    }
+
+    private static func writeAll(_ fd: Int32, _ data: Data) {
+        var written = 0
+        data.withUnsafeBytes { bytes in
+            while written < bytes.count {
+                let count = pwrite(fd, bytes.baseAddress.map { $0 + written }, bytes.count - written, off_t(written))
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return }
+                written += count
+            }
+        }
+        _ = ftruncate(fd, off_t(written))
+    }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return encoder
+    }
+
+    private static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }
+}
+
+/// Encoded states of `LockedStateFile`s that live in memory (or whose file cannot be used), by key.
+private let memoryStore = Mutex<[String: Data]>([:])

@@ -1,0 +1,175 @@
+import Foundation
+
+/// Continues a search where it stopped: each provider's own next token, plus a compact set of
+/// fingerprints of everything earlier pages showed, so that no item repeats on a later page.
+///
+/// The token is base64url of a small binary record (version, page, positions, sorted 32-bit
+/// FNV-1a fingerprints), about 4 bytes per key: a few kilobytes after several pages of 100.
+public struct SearchCursor: Sendable, Hashable, Codable {
+    /// Provider id → that provider's next token. A provider without one has no more to give.
+    public var positions: [String: String]
+    /// The page number the cursor leads to.
+    public var page: Int
+    /// Fingerprints of the identity keys (`SearchCursor.keys(for:)`) of every item already shown.
+    public var seen: Set<UInt32>
+
+    public init(positions: [String: String], page: Int, seen: Set<UInt32> = []) {
+        self.positions = positions
+        self.page = page
+        self.seen = seen
+    }
+
+    /// How many of an item's ISBN-13s are remembered: Open Library works list every edition's ISBN,
+    /// hundreds at times, and the token must stay small. Lookups always test all of them.
+    public static let rememberedISBNs = 4
+
+    /// True when an earlier page showed this item or one it would merge with.
+    public func hasSeen(_ item: Item) -> Bool {
+        guard !seen.isEmpty else { return false }
+        return Self.keys(for: item).contains { seen.contains(Self.fingerprint($0)) }
+    }
+
+    /// Remembers `items` as shown (their id, first ISBN-13s, or title key).
+    public mutating func remember(_ items: some Sequence<Item>) {
+        for item in items {
+            for key in Self.keys(for: item, isbnLimit: Self.rememberedISBNs) { seen.insert(Self.fingerprint(key)) }
+        }
+    }
+
+    /// The keys under which an item counts as seen: its id and the keys the merger joins books by.
+    public static func keys(for item: Item, isbnLimit: Int = .max) -> [String] {
+        var keys = ["id:" + item.id.description]
+        var isbns = 0
+        ResultMerger.forEachMatchKey(of: item) { key in
+            if case .isbn = key {
+                guard isbns < isbnLimit else { return }
+                isbns += 1
+            }
+            keys.append(key.text)
+        }
+        return keys
+    }
+
+    /// 32-bit FNV-1a of the key's UTF-8: stable across processes, unlike `Hasher`.
+    public static func fingerprint(_ key: String) -> UInt32 {
+        var hash: UInt32 = 2_166_136_261
+        for byte in key.utf8 {
+            hash ^= UInt32(byte)
+            hash = hash &* 16_777_619
+        }
+        return hash
+    }
+
+    // MARK: Token
+
+    static let version: UInt8 = 1
+    /// Bounds a decoded token must respect, so a forged one cannot ask for absurd work.
+    static let maxProviders = 256, maxTextBytes = 4096, maxSeen = 1_000_000
+
+    /// The opaque `--cursor` text (base64url, no padding).
+    public var token: String {
+        var writer = ByteWriter()
+        writer.bytes.append(Self.version)
+        writer.varint(UInt64(max(1, page)))
+        writer.varint(UInt64(positions.count))
+        for (provider, position) in positions.sorted(by: { $0.key < $1.key }) {
+            writer.text(provider)
+            writer.text(position)
+        }
+        writer.varint(UInt64(seen.count))
+        for value in seen.sorted() {
+            writer.bytes += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+        }
+        return Data(writer.bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Decodes a token; anything that is not one `token` made is an `.invalidInput` error.
+    public init(token: String) throws {
+        let invalid = SeekError(.invalidInput, detail: "not a valid --cursor token")
+        var base64 = token.trimmingCharacters(in: .whitespacesAndNewlines)
+            .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let data = Data(base64Encoded: base64) else { throw invalid }
+        var reader = ByteReader(bytes: Array(data))
+        guard reader.byte() == Self.version,
+              let page = reader.varint(), page >= 1, page <= UInt64(Int32.max),
+              let count = reader.varint(), count <= UInt64(Self.maxProviders)
+        else { throw invalid }
+        var positions: [String: String] = [:]
+        for _ in 0..<Int(count) {
+            guard let provider = reader.text(limit: Self.maxTextBytes), let position = reader.text(limit: Self.maxTextBytes),
+                  !provider.isEmpty
+            else { throw invalid }
+            positions[provider] = position
+        }
+        guard let seenCount = reader.varint(), seenCount <= UInt64(Self.maxSeen),
+              reader.remaining == Int(seenCount) * 4
+        else { throw invalid }
+        var seen = Set<UInt32>(minimumCapacity: Int(seenCount))
+        for _ in 0..<Int(seenCount) {
+            guard let value = reader.uint32() else { throw invalid }
+            seen.insert(value)
+        }
+        self.init(positions: positions, page: Int(page), seen: seen)
+    }
+}
+
+/// Appends unsigned LEB128 varints and length-prefixed UTF-8.
+private struct ByteWriter {
+    var bytes: [UInt8] = []
+
+    mutating func varint(_ value: UInt64) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(rest & 0x7F) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    mutating func text(_ value: String) {
+        let utf8 = Array(value.utf8)
+        varint(UInt64(utf8.count))
+        bytes += utf8
+    }
+}
+
+/// Reads what `ByteWriter` wrote; every read is bounds-checked and returns nil past the end.
+private struct ByteReader {
+    let bytes: [UInt8]
+    var index = 0
+
+    var remaining: Int { bytes.count - index }
+
+    mutating func byte() -> UInt8? {
+        guard index < bytes.count else { return nil }
+        defer { index += 1 }
+        return bytes[index]
+    }
+
+    mutating func varint() -> UInt64? {
+        var value: UInt64 = 0
+        for shift in stride(from: 0, to: 64, by: 7) {
+            guard let next = byte() else { return nil }
+            value |= UInt64(next & 0x7F) << UInt64(shift)
+            if next & 0x80 == 0 { return value }
+        }
+        return nil
+    }
+
+    mutating func text(limit: Int) -> String? {
+        guard let length = varint(), length <= UInt64(limit), Int(length) <= remaining else { return nil }
+        let slice = bytes[index..<index + Int(length)]
+        index += Int(length)
+        return String(validating: slice, as: UTF8.self)
+    }
+
+    mutating func uint32() -> UInt32? {
+        guard remaining >= 4 else { return nil }
+        defer { index += 4 }
+        return bytes[index..<index + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import SeekCore
+
+/// Limits and places of the image cache, with the defaults `seek` uses.
+public struct ImageCacheConfiguration: Sendable, Hashable {
+    /// The disk tier's folder; nil keeps images in memory only.
+    public var directory: URL?
+    public var memoryLimitBytes: Int
+    public var memoryCountLimit: Int
+    /// The largest share of the memory limit one image may take (larger ones skip the memory tier).
+    public var memoryEntryFraction: Double
+    public var diskLimitBytes: Int
+    /// How long a disk entry stays valid after it was stored.
+    public var timeToLive: TimeInterval
+    /// How long one download may take.
+    public var requestTimeout: Duration
+    /// A larger reply is refused without being held in memory.
+    public var maxImageBytes: Int
+
+    public static let defaultTimeToLive: TimeInterval = 7 * 86_400
+    public static let defaultMemoryLimitMB = 64
+    public static let defaultDiskLimitMB = 256
+    /// The environment variable (seconds) that overrides `imageCache.ttlDays`.
+    public static let ttlVariable = "SEEK_IMAGE_CACHE_TTL"
+
+    public init(
+        directory: URL?, memoryLimitBytes: Int = defaultMemoryLimitMB * 1024 * 1024, memoryCountLimit: Int = 500,
+        memoryEntryFraction: Double = 0.1, diskLimitBytes: Int = defaultDiskLimitMB * 1024 * 1024,
+        timeToLive: TimeInterval = defaultTimeToLive, requestTimeout: Duration = .seconds(30),
+        maxImageBytes: Int = 32 * 1024 * 1024
+    ) {
+        self.directory = directory
+        self.memoryLimitBytes = memoryLimitBytes
+        self.memoryCountLimit = memoryCountLimit
+        self.memoryEntryFraction = memoryEntryFraction
+        self.diskLimitBytes = diskLimitBytes
+        self.timeToLive = timeToLive
+        self.requestTimeout = requestTimeout
+        self.maxImageBytes = maxImageBytes
+    }
+
+    /// The configuration from settings: the disk tier in `<cache dir>/images`; the config file's
+    /// `imageCache.ttlDays`, `imageCache.diskLimitMB` and `imageCache.memoryLimitMB`; and
+    /// `SEEK_IMAGE_CACHE_TTL` (seconds), which wins over `ttlDays`.
+    public init(settings: Settings) throws {
+        self.init(directory: settings.cacheDirectory.appendingPathComponent("images"))
+        let section = settings.file["imageCache"]
+        if let text = settings.string(Self.ttlVariable) {
+            guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds > 0, seconds.isFinite else {
+                throw SeekError(.configuration, detail: "\(Self.ttlVariable) must be a positive number of seconds (got \(text))")
+            }
+            timeToLive = seconds
+        } else if let days = try Self.number(section, "ttlDays", allowZero: false) {
+            timeToLive = days * 86_400
+        }
+        if let megabytes = try Self.number(section, "diskLimitMB", allowZero: false) {
+            diskLimitBytes = Int(megabytes * 1024 * 1024)
+        }
+        if let megabytes = try Self.number(section, "memoryLimitMB", allowZero: true) {
+            memoryLimitBytes = Int(megabytes * 1024 * 1024)
+        }
+    }
+
+    private static func number(_ section: JSONValue?, _ key: String, allowZero: Bool) throws -> Double? {
+        guard let value = section?[key], value != .null else { return nil }
+        guard let number = value.doubleValue, number.isFinite, allowZero ? number >= 0 : number > 0, number < 1e9 else {
+            let wanted = allowZero ? "a number of 0 or more" : "a positive number"
+            throw SeekError(.configuration, detail: "imageCache.\(key) in the config file must be \(wanted)")
+        }
+        return number
+    }
+}

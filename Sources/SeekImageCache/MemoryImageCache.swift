@@ -1,0 +1,161 @@
+import Foundation
+import Synchronization
+
+/// The memory tier: least-recently-used image bytes bounded by total bytes and by count.
+///
+/// Like Nuke's `ImageCache` (and unlike `NSCache`, which is not LRU), an entry costing more than
+/// `entryCostFraction` of the byte limit is not kept at all, so one huge GIF cannot flush every cover.
+public final class MemoryImageCache: Sendable {
+    public let costLimit: Int
+    public let countLimit: Int
+    /// The largest share of `costLimit` one entry may take.
+    public let entryCostFraction: Double
+    private let state: Mutex<State>
+
+    private struct State {
+        var list = LRUList<StoredImage>()
+        var hits = 0
+        var misses = 0
+    }
+
+    struct StoredImage {
+        let data: Data
+        let format: ImageFormat
+    }
+
+    /// A cache of at most `costLimit` bytes and `countLimit` entries; a zero limit disables it.
+    public init(costLimit: Int, countLimit: Int = 1000, entryCostFraction: Double = 0.1) {
+        self.costLimit = max(0, costLimit)
+        self.countLimit = max(0, countLimit)
+        self.entryCostFraction = min(1, max(0, entryCostFraction))
+        self.state = Mutex(State())
+    }
+
+    /// The image stored under `key`, now the most recently used; counts a hit or a miss.
+    public func image(for key: String) -> CachedImage? {
+        state.withLock { state in
+            guard let stored = state.list.value(for: key) else {
+                state.misses += 1
+                return nil
+            }
+            state.hits += 1
+            return CachedImage(data: stored.data, format: stored.format, origin: .memory)
+        }
+    }
+
+    /// Stores `image` as the most recently used entry and evicts the least recently used ones over
+    /// a limit. Returns false when the entry is too large for this tier and was not stored.
+    @discardableResult
+    public func store(_ image: CachedImage, for key: String) -> Bool {
+        let cost = image.data.count
+        guard countLimit > 0, Double(cost) <= Double(costLimit) * entryCostFraction else {
+            state.withLock { _ = $0.list.remove(key) }
+            return false
+        }
+        let stored = StoredImage(data: image.data, format: image.format)
+        let costLimit = self.costLimit, countLimit = self.countLimit
+        state.withLock { state in
+            state.list.set(stored, cost: cost, for: key)
+            while state.list.totalCost > costLimit || state.list.count > countLimit {
+                guard state.list.removeOldest() != nil else { break }
+            }
+        }
+        return true
+    }
+
+    public func remove(_ key: String) {
+        state.withLock { _ = $0.list.remove(key) }
+    }
+
+    /// Empties the tier and resets its counters.
+    public func removeAll() {
+        state.withLock { $0 = State() }
+    }
+
+    /// Keys from least to most recently used (for tests and diagnostics).
+    public var keysByRecency: [String] {
+        state.withLock { $0.list.keysOldestFirst }
+    }
+
+    public var statistics: TierStatistics {
+        state.withLock { state in
+            TierStatistics(
+                entries: state.list.count, bytes: state.list.totalCost, limitBytes: costLimit,
+                hits: state.hits, misses: state.misses)
+        }
+    }
+}
+
+/// A doubly linked LRU list threaded through a dictionary: O(1) lookup, move-to-front and eviction.
+struct LRUList<Value> {
+    private struct Node {
+        var value: Value
+        var cost: Int
+        var older: String?
+        var newer: String?
+    }
+
+    private var nodes: [String: Node] = [:]
+    private var oldest: String?
+    private var newest: String?
+    private(set) var totalCost = 0
+
+    var count: Int { nodes.count }
+
+    /// The value for `key`, which becomes the newest entry.
+    mutating func value(for key: String) -> Value? {
+        guard let node = nodes[key] else { return nil }
+        unlink(key)
+        linkAsNewest(key)
+        return node.value
+    }
+
+    /// Inserts or replaces `key` as the newest entry.
+    mutating func set(_ value: Value, cost: Int, for key: String) {
+        _ = remove(key)
+        nodes[key] = Node(value: value, cost: cost, older: nil, newer: nil)
+        totalCost += cost
+        linkAsNewest(key)
+    }
+
+    @discardableResult
+    mutating func remove(_ key: String) -> Value? {
+        guard let node = nodes[key] else { return nil }
+        unlink(key)
+        nodes[key] = nil
+        totalCost -= node.cost
+        return node.value
+    }
+
+    /// Removes the least recently used entry.
+    mutating func removeOldest() -> (key: String, value: Value)? {
+        guard let key = oldest, let value = remove(key) else { return nil }
+        return (key, value)
+    }
+
+    var keysOldestFirst: [String] {
+        var keys: [String] = []
+        var cursor = oldest
+        while let key = cursor, let node = nodes[key] {
+            keys.append(key)
+            cursor = node.newer
+        }
+        return keys
+    }
+
+    private mutating func unlink(_ key: String) {
+        guard let node = nodes[key] else { return }
+        if let older = node.older { nodes[older]?.newer = node.newer } else { oldest = node.newer }
+        if let newer = node.newer { nodes[newer]?.older = node.older } else { newest = node.older }
+        nodes[key]?.older = nil
+        nodes[key]?.newer = nil
+    }
+
+    private mutating func linkAsNewest(_ key: String) {
+        nodes[key]?.older = newest
+        nodes[key]?.newer = nil
+        if let newest { nodes[newest]?.newer = key }
+        newest = key
+        if oldest == nil { oldest = key }
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import SeekCore
+
+/// Something worth telling the user about a cached call.
+public enum CacheEvent: Sendable {
+    /// A detail record came from the cache because the provider failed with this error.
+    case servedStaleDetail(ItemID, SeekError)
+    /// The cache could not be read or written; the call went on without it.
+    case unavailable(any Error)
+}
+
+/// Wraps any provider with the response cache: a fresh entry answers without calling upstream; a
+/// miss calls upstream and stores the answer; when upstream fails, an entry younger than the max
+/// stale age is served, marked (`SearchPage.staleBecause`) so the outcome still says what failed.
+///
+/// Trending, suggest and image URLs pass straight through. A broken cache never fails a call.
+public struct CachingProvider: SearchProvider {
+    public let upstream: any SearchProvider
+    public let cache: any ResponseCache
+    public let policy: CachePolicy
+    /// With a stale copy in hand, how long upstream may take before the copy is served instead (marked
+    /// with a timeout). Set it below the caller's deadline, which would otherwise cancel the call first
+    /// and lose the copy; nil waits for upstream however long it takes.
+    public let staleAfter: Duration?
+    private let now: @Sendable () -> Date
+    private let report: @Sendable (CacheEvent) -> Void
+
+    /// - Parameters:
+    ///   - staleAfter: see `staleAfter`.
+    ///   - now: the clock that dates entries and judges their age (injected in tests).
+    ///   - report: told about stale details and cache failures (the CLI prints them on stderr).
+    public init(
+        wrapping upstream: any SearchProvider, cache: any ResponseCache, policy: CachePolicy = CachePolicy(),
+        staleAfter: Duration? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }, report: @escaping @Sendable (CacheEvent) -> Void = { _ in }
+    ) {
+        self.upstream = upstream
+        self.cache = cache
+        self.policy = policy
+        self.staleAfter = staleAfter
+        self.now = now
+        self.report = report
+    }
+
+    public var descriptor: ProviderDescriptor { upstream.descriptor }
+    public var isConfigured: Bool { upstream.isConfigured }
+    public var endpoint: String { upstream.endpoint }
+
+    public func search(_ request: SearchRequest) async throws -> SearchPage {
+        let key = CacheKey.search(provider: descriptor.id, endpoint: endpoint, request: request)
+        let upstream = self.upstream
+        let answer = try await cached(CachedPage.self, kind: .search, key: key) {
+            CachedPage(try await upstream.search(request))
+        }
+        return answer.value.page(staleBecause: answer.staleBecause)
+    }
+
+    public func detail(_ id: ItemID) async throws -> ItemDetail {
+        let key = CacheKey.detail(provider: descriptor.id, endpoint: endpoint, id: id)
+        let upstream = self.upstream
+        let answer = try await cached(ItemDetail.self, kind: .detail, key: key) {
+            try await upstream.detail(id)
+        }
+        if let failure = answer.staleBecause { report(.servedStaleDetail(id, failure)) }
+        return answer.value
+    }
+
+    public func imageURL(for item: Item, size: ImageSize) -> URL? {
+        upstream.imageURL(for: item, size: size)
+    }
+
+    public func trending(limit: Int) async throws -> SearchPage {
+        try await upstream.trending(limit: limit)
+    }
+
+    public func suggest(_ prefix: String, limit: Int) async throws -> [String] {
+        try await upstream.suggest(prefix, limit: limit)
+    }
+
+    /// The cache protocol shared by search and detail: the value, and the failure it stands in for
+    /// when it is a stale copy.
+    private func cached<Value: Codable & Sendable>(
+        _ type: Value.Type, kind: CacheKind, key: String, fetch: @escaping @Sendable () async throws -> Value
+    ) async throws -> (value: Value, staleBecause: SeekError?) {
+        let ttl = policy.ttl(kind)
+        guard ttl > 0 else { return (try await fetch(), nil) }
+        var fallback: Value?
+        if !policy.bypassReads, let entry = await lookup(key), let value = decode(type, entry.body) {
+            let age = now().timeIntervalSince(entry.storedAt)
+            if age >= 0, age < ttl { return (value, nil) }
+            if age < policy.maxStaleAge { fallback = value }
+        }
+        let value: Value
+        do {
+            if fallback != nil, let staleAfter {
+                value = try await Self.race(staleAfter, provider: descriptor.id, fetch)
+            } else {
+                value = try await fetch()
+            }
+        } catch {
+            let failure = SeekError.wrap(error, provider: descriptor.id)
+            guard let fallback, Self.servesStale(after: failure) else { throw error }
+            return (fallback, failure)
+        }
+        await save(value, kind: kind, key: key)
+        return (value, nil)
+    }
+
+    /// `fetch`'s value, or a timeout error once `limit` passes first (`fetch` is then cancelled).
+    static func race<Value: Sendable>(
+        _ limit: Duration, provider: String, _ fetch: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        try await withThrowingTaskGroup(of: Value?.self) { group in
+            group.addTask { try await fetch() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                throw SeekError(.timeout(seconds: limit.seconds), provider: provider, detail: "no answer in time")
+            }
+            return value
+        }
+    }
+
+    /// Failures that say nothing about the item (the provider is down, slow, limiting or garbled)
+    /// may be answered from a stale entry; answers about the request itself (not found, invalid,
+    /// unsupported) and cancellation may not.
+    static func servesStale(after failure: SeekError) -> Bool {
+        switch failure.kind {
+        case .network, .timeout, .httpStatus, .rateLimited, .unauthorized, .undecodable, .bodyTooLarge, .suspended:
+            return true
+        case .missingKey, .notFound, .unsupported, .invalidInput, .cancelled, .notRegistered, .configuration:
+            return false
+        }
+    }
+
+    private func lookup(_ key: String) async -> CacheEntry? {
+        do {
+            return try await cache.entry(forKey: key)
+        } catch {
+            if !Task.isCancelled { report(.unavailable(error)) }
+            return nil
+        }
+    }
+
+    private func decode<Value: Decodable>(_ type: Value.Type, _ body: Data) -> Value? {
+        // An entry written by another version that no longer decodes is a miss, not an error.
+        try? JSONDecoder().decode(type, from: body)
+    }
+
+    private func save<Value: Encodable>(_ value: Value, kind: CacheKind, key: String) async {
+        guard !Task.isCancelled else { return }
+        do {
+            let body = try JSONEncoder().encode(value)
+            try await cache.store(CacheEntry(key: key, provider: descriptor.id, kind: kind, body: body, storedAt: now()))
+        } catch {
+            if !Task.isCancelled { report(.unavailable(error)) }
+        }
+    }
+}
+
+/// The stored form of a `SearchPage` (which is not Codable: its stale marker is never stored).
+struct CachedPage: Codable, Sendable {
+    var items: [Item]
+    var total: Int?
+    var next: String?
+
+    init(_ page: SearchPage) {
+        items = page.items
+        total = page.total
+        next = page.next
+    }
+
+    func page(staleBecause failure: SeekError? = nil) -> SearchPage {
+        SearchPage(items: items, total: total, next: next, staleBecause: failure)
+    }
+}
+
+/// Cache keys. A search key holds the provider, its endpoint (so a different server, e.g. `--demo`,
+/// never answers from another's entries), the normalised query, the cursor or else the page, the
+/// limit and the language; a detail key holds the provider, endpoint and item id.
+public enum CacheKey {
+    public static func search(provider: String, endpoint: String, request: SearchRequest) -> String {
+        let position = request.cursor.map { "cursor=\($0)" } ?? "page=\(request.page)"
+        return encode(["search", provider, endpoint, SearchHistoryEntry.normalize(request.query), position,
+                       "limit=\(request.limit)", "language=\(request.language ?? "")"])
+    }
+
+    public static func detail(provider: String, endpoint: String, id: ItemID) -> String {
+        encode(["detail", provider, endpoint, id.description])
+    }
+
+    /// A JSON array: unambiguous whatever characters the parts hold.
+    private static func encode(_ parts: [String]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return (try? encoder.encode(parts)).map { String(decoding: $0, as: UTF8.self) } ?? parts.joined(separator: "\u{1F}")
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+import SeekCore
+
+/// One remembered search: what was typed and which providers were asked.
+public struct SearchHistoryEntry: Sendable, Hashable, Codable {
+    public var query: String
+    public var providers: [String]
+    public var searchedAt: Date
+
+    public init(query: String, providers: [String], searchedAt: Date) {
+        self.query = query
+        self.providers = providers
+        self.searchedAt = searchedAt
+    }
+
+    /// The form two queries are compared in: trimmed, runs of whitespace as one space, lowercased, NFC.
+    public static func normalize(_ query: String) -> String {
+        query.precomposedStringWithCanonicalMapping.lowercased()
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+}
+
+/// Recent searches, most recent first, one entry per query, bounded.
+public protocol HistoryStore: Sendable {
+    /// How many entries are kept.
+    var limit: Int { get }
+    /// Records a search; an equal earlier query moves to the top instead of appearing twice.
+    func record(_ entry: SearchHistoryEntry) async throws
+    /// The entries, most recent first (at most `limit`).
+    func entries() async throws -> [SearchHistoryEntry]
+    /// Forgets every entry.
+    func clear() async throws
+}
+
+extension HistoryStore {
+    /// Records `query` searched on `providers` now.
+    public func record(query: String, providers: [String], at date: Date = Date()) async throws {
+        try await record(SearchHistoryEntry(query: query, providers: providers, searchedAt: date))
+    }
+}
+
+/// Search history in Seek's SQLite database.
+public struct SQLiteHistoryStore: HistoryStore {
+    /// The default number of entries kept.
+    public static let defaultLimit = 10
+
+    public let database: SeekDatabase
+    public let limit: Int
+
+    /// A history keeping the `limit` most recent queries (0 keeps none).
+    public init(database: SeekDatabase, limit: Int = Self.defaultLimit) {
+        self.database = database
+        self.limit = max(0, limit)
+    }
+
+    public func record(_ entry: SearchHistoryEntry) async throws {
+        let normalized = SearchHistoryEntry.normalize(entry.query)
+        guard !normalized.isEmpty else { return }
+        let providers = try StoredJSON.text(entry.providers)
+        let limit = self.limit
+        try await database.write("record search") { db in
+            // Delete-then-insert gives the query a new, highest `seq`: it moves to the top.
+            try db.execute(sql: "DELETE FROM searchHistory WHERE normalizedQuery = ?", arguments: [normalized])
+            if limit > 0 {
+                try db.execute(
+                    sql: "INSERT INTO searchHistory (normalizedQuery, query, providers, searchedAt) VALUES (?, ?, ?, ?)",
+                    arguments: [normalized, entry.query.trimmingCharacters(in: .whitespacesAndNewlines), providers,
+                                entry.searchedAt.timeIntervalSince1970])
+            }
+            try db.execute(
+                sql: "DELETE FROM searchHistory WHERE seq NOT IN (SELECT seq FROM searchHistory ORDER BY seq DESC LIMIT ?)",
+                arguments: [limit])
+        }
+    }
+
+    public func entries() async throws -> [SearchHistoryEntry] {
+        let limit = self.limit
+        return try await database.read("list search history") { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM searchHistory ORDER BY seq DESC LIMIT ?", arguments: [limit])
+                .map { row in
+                    SearchHistoryEntry(
+                        query: try row.decode(String.self, forColumn: "query"),
+                        providers: try StoredJSON.value([String].self, from: try row.decode(String.self, forColumn: "providers")),
+                        searchedAt: Date(timeIntervalSince1970: try row.decode(Double.self, forColumn: "searchedAt")))
+                }
+        }
+    }
+
+    public func clear() async throws {
+        try await database.write("clear search history") { db in
+            try db.execute(sql: "DELETE FROM searchHistory")
+        }
+    }
+}

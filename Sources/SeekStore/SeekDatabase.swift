@@ -1,0 +1,247 @@
+import Dispatch
+import Foundation
+import GRDB
+
+/// Seek's user-state database: one SQLite file (`seek.sqlite` under the data directory) in WAL
+/// mode with a busy timeout, so several `seek` processes can read and write it at once.
+///
+/// Opening is lazy: nothing touches the disk until the first read or write, so commands that never
+/// need user state (`seek providers`) do not pay for it. The schema is brought up to date on open.
+public final class SeekDatabase: Sendable {
+    /// The file name inside the data directory.
+    public static let fileName = "seek.sqlite"
+
+    /// The database file.
+    public let path: String
+    /// How long a writer waits for another process's write lock before failing.
+    public let busyTimeout: TimeInterval
+    private let migrationTarget: String?
+    private let pool = PoolSlot()
+
+    /// A database at `path`; the file (and its folder) is created on first use.
+    public init(path: String, busyTimeout: TimeInterval = 5) {
+        self.path = path
+        self.busyTimeout = busyTimeout
+        self.migrationTarget = nil
+    }
+
+    /// The database `seek.sqlite` in `directory` (SEEK_DATA_DIR).
+    public convenience init(directory: URL, busyTimeout: TimeInterval = 5) {
+        self.init(path: directory.appendingPathComponent(Self.fileName).path, busyTimeout: busyTimeout)
+    }
+
+    /// A database migrated only up to `migration`, to test upgrades from older versions.
+    init(path: String, migratedUpTo migration: String) {
+        self.path = path
+        self.busyTimeout = 5
+        self.migrationTarget = migration
+    }
+
+    /// Opens the file now (creating and migrating it if needed) instead of on first use.
+    public func open() async throws {
+        _ = try await writer()
+    }
+
+    /// SQLite's `PRAGMA integrity_check` answer: `["ok"]` for a sound file.
+    public func integrityCheck() async throws -> [String] {
+        try await read("check integrity") { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+    }
+
+    /// The journal mode in effect (`wal`).
+    public func journalMode() async throws -> String {
+        try await read("read journal mode") { db in
+            try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? ""
+        }
+    }
+
+    /// The identifiers of the applied migrations, oldest first.
+    public func appliedMigrations() async throws -> [String] {
+        let migrator = Self.migrator
+        return try await read("read migrations") { db in try migrator.appliedMigrations(db) }
+    }
+
+    /// Runs `body` in a read transaction; failures become a `StoreError` naming `operation`.
+    func read<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let writer = try await writer()
+        do {
+            return try await writer.read(body)
+        } catch {
+            throw storeError(operation, error)
+        }
+    }
+
+    /// Runs `body` in an immediate write transaction; failures become a `StoreError` naming `operation`.
+    func write<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let writer = try await writer()
+        do {
+            return try await writer.write(body)
+        } catch {
+            throw storeError(operation, error)
+        }
+    }
+
+    private func storeError(_ operation: String, _ error: any Error) -> StoreError {
+        if let store = error as? StoreError { return store }
+        return StoreError(operation: operation, path: path, reason: Self.reason(error))
+    }
+
+    static func reason(_ error: any Error) -> String {
+        if let database = error as? DatabaseError {
+            return database.message ?? "SQLite error \(database.resultCode.rawValue)"
+        }
+        if error is CancellationError { return "cancelled" }
+        return String(describing: error)
+    }
+
+    /// The open pool, opened and migrated on first use.
+    private func writer() async throws -> DatabasePool {
+        try await pool.get { try self.openPool() }
+    }
+
+    private func openPool() throws -> DatabasePool {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError(operation: "create folder \(folder.path)", path: path, reason: Self.reason(error))
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.label = "seek"
+        let opened = try openRetryingWhileLocked(configuration)
+        try migrate(opened)
+        return opened
+    }
+
+    /// Opens the pool. Switching a new file to WAL can meet another process doing the same and fail
+    /// with SQLITE_BUSY before the busy timeout applies, so a locked database is tried again for a while.
+    private func openRetryingWhileLocked(_ configuration: Configuration) throws -> DatabasePool {
+        var attempt = 0
+        while true {
+            do {
+                return try DatabasePool(path: path, configuration: configuration)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+                attempt += 1
+                if attempt >= 100 {
+                    throw StoreError(operation: "open", path: path, reason: Self.reason(error))
+                }
+                usleep(useconds_t(10_000 + Int.random(in: 0..<20_000)))
+            } catch {
+                throw StoreError(operation: "open", path: path, reason: Self.reason(error))
+            }
+        }
+    }
+
+    /// Applies pending migrations. Another process may be migrating the same new file at the same
+    /// moment; when a migration fails, a schema that is complete by now is not an error.
+    private func migrate(_ pool: DatabasePool) throws {
+        let migrator = Self.migrator
+        let target = migrationTarget
+        func isComplete() throws -> Bool {
+            try pool.read { db in
+                if let target { return try migrator.appliedIdentifiers(db).contains(target) }
+                return try migrator.hasCompletedMigrations(db)
+            }
+        }
+        do {
+            if try isComplete() { return }
+        } catch {
+            throw StoreError(operation: "read schema version", path: path, reason: Self.reason(error))
+        }
+        var lastError: (any Error)?
+        for _ in 0..<3 {
+            do {
+                if let target {
+                    try migrator.migrate(pool, upTo: target)
+                } else {
+                    try migrator.migrate(pool)
+                }
+                return
+            } catch {
+                lastError = error
+                if (try? isComplete()) == true { return }
+            }
+        }
+        throw StoreError(operation: "migrate", path: path, reason: lastError.map(Self.reason) ?? "unknown error")
+    }
+}
+
+/// Holds the pool once open. Opening runs on a dispatch queue, not a Swift concurrency thread: it is
+/// blocking file I/O that may wait for another process's lock. Concurrent first uses share one opening;
+/// a failed opening is tried again by the next use.
+private actor PoolSlot {
+    private var opening: Task<DatabasePool, any Error>?
+
+    func get(_ open: @escaping @Sendable () throws -> DatabasePool) async throws -> DatabasePool {
+        if let opening { return try await opening.value }
+        let task = Task<DatabasePool, any Error> {
+            try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global(qos: .userInitiated).async {
+                    continuation.resume(with: Result { try open() })
+                }
+            }
+        }
+        opening = task
+        do {
+            return try await task.value
+        } catch {
+            if opening == task { opening = nil }
+            throw error
+        }
+    }
+}
+
+extension SeekDatabase {
+    /// The schema's versions. Never edit a shipped migration: add a new one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration(Migration.favorites) { db in
+            // Snapshots of favourite items, so `favorites list` works offline. Times are Unix seconds.
+            try db.execute(sql: """
+                CREATE TABLE favorite (
+                    id TEXT NOT NULL PRIMARY KEY,
+                    provider TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    creators TEXT NOT NULL,
+                    imageURL TEXT,
+                    addedAt REAL NOT NULL
+                );
+                CREATE INDEX favorite_addedAt ON favorite(addedAt);
+                """)
+        }
+        migrator.registerMigration(Migration.searchHistory) { db in
+            // `seq` orders entries (most recent = largest); one row per normalised query.
+            try db.execute(sql: """
+                CREATE TABLE searchHistory (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    normalizedQuery TEXT NOT NULL UNIQUE,
+                    query TEXT NOT NULL,
+                    providers TEXT NOT NULL,
+                    searchedAt REAL NOT NULL
+                );
+                """)
+        }
+        migrator.registerMigration(Migration.responseCache) { db in
+            try db.execute(sql: """
+                CREATE TABLE responseCache (
+                    key TEXT NOT NULL PRIMARY KEY,
+                    provider TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    body BLOB NOT NULL,
+                    storedAt REAL NOT NULL
+                );
+                CREATE INDEX responseCache_storedAt ON responseCache(storedAt);
+                """)
+        }
+        return migrator
+    }
+
+    /// Migration identifiers, in order.
+    enum Migration {
+        static let favorites = "v1-favorites"
+        static let searchHistory = "v2-search-history"
+        static let responseCache = "v3-response-cache"
+        static let all = [favorites, searchHistory, responseCache]
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import SeekCore
+
+/// How long cached responses stay fresh, how long they may serve as a stale fallback, and whether
+/// this run reads them at all.
+public struct CachePolicy: Sendable, Hashable {
+    public static let defaultSearchTTL: TimeInterval = 600
+    public static let defaultDetailTTL: TimeInterval = 86_400
+    public static let defaultMaxStaleAge: TimeInterval = 7 * 86_400
+
+    /// Seconds a search answer is fresh; 0 turns the search cache off (no reads, writes or stale fallback).
+    public var searchTTL: TimeInterval
+    /// Seconds a detail answer is fresh; 0 turns the detail cache off.
+    public var detailTTL: TimeInterval
+    /// Seconds after it was stored that an entry may still be served when its provider fails.
+    public var maxStaleAge: TimeInterval
+    /// `--no-cache`: answer nothing from the cache, fresh or stale, but still store fresh answers.
+    public var bypassReads: Bool
+
+    public init(
+        searchTTL: TimeInterval = Self.defaultSearchTTL, detailTTL: TimeInterval = Self.defaultDetailTTL,
+        maxStaleAge: TimeInterval = Self.defaultMaxStaleAge, bypassReads: Bool = false
+    ) {
+        self.searchTTL = max(0, searchTTL)
+        self.detailTTL = max(0, detailTTL)
+        self.maxStaleAge = max(0, maxStaleAge)
+        self.bypassReads = bypassReads
+    }
+
+    /// From settings: `SEEK_SEARCH_CACHE_TTL` / `SEEK_DETAIL_CACHE_TTL` (seconds) over the config file's
+    /// `cache.searchTTL` / `cache.detailTTL`; `SEEK_CACHE_MAX_STALE_DAYS` over `cache.maxStaleDays`;
+    /// `SEEK_NO_CACHE=1` bypasses reads. A value that is not a number ≥ 0 is a configuration error.
+    public init(settings: Settings) throws {
+        func seconds(_ variable: String, key: String, scale: Double = 1, default fallback: TimeInterval) throws -> TimeInterval {
+            let raw: JSONValue? = settings.string(variable).map(JSONValue.string) ?? settings.file["cache"]?[key]
+            guard let raw else { return fallback }
+            guard let value = raw.doubleValue, value.isFinite, value >= 0 else {
+                let shown = raw.stringValue ?? "a non-number"
+                throw SeekError(.configuration, detail: "\(variable) (config cache.\(key)) must be a number ≥ 0, not '\(shown)'")
+            }
+            return value * scale
+        }
+        self.init(
+            searchTTL: try seconds("SEEK_SEARCH_CACHE_TTL", key: "searchTTL", default: Self.defaultSearchTTL),
+            detailTTL: try seconds("SEEK_DETAIL_CACHE_TTL", key: "detailTTL", default: Self.defaultDetailTTL),
+            maxStaleAge: try seconds(
+                "SEEK_CACHE_MAX_STALE_DAYS", key: "maxStaleDays", scale: 86_400, default: Self.defaultMaxStaleAge),
+            bypassReads: StoreSettings.isTrue(settings.string("SEEK_NO_CACHE")))
+    }
+
+    /// Whether any cache is on.
+    public var isEnabled: Bool { searchTTL > 0 || detailTTL > 0 }
+
+    /// How long the store must keep an entry: until it can serve neither fresh nor stale.
+    public var retention: TimeInterval { max(maxStaleAge, searchTTL, detailTTL) }
+
+    func ttl(_ kind: CacheKind) -> TimeInterval {
+        switch kind {
+        case .search: return searchTTL
+        case .detail: return detailTTL
+        }
+    }
+}
+
+/// Reading user-state settings.
+public enum StoreSettings {
+    /// The history bound: `SEEK_HISTORY_LIMIT` over the config file's `history.limit`, default 10.
+    /// 0 keeps no history; anything but a whole number from 0 to 10000 is a configuration error.
+    public static func historyLimit(_ settings: Settings) throws -> Int {
+        let raw: JSONValue? = settings.string("SEEK_HISTORY_LIMIT").map(JSONValue.string) ?? settings.file["history"]?["limit"]
+        guard let raw else { return SQLiteHistoryStore.defaultLimit }
+        guard let value = raw.doubleValue, value == value.rounded(), (0...10_000).contains(value) else {
+            let shown = raw.stringValue ?? "a non-number"
+            throw SeekError(.configuration, detail: "SEEK_HISTORY_LIMIT (config history.limit) must be a whole number from 0 to 10000, not '\(shown)'")
+        }
+        return Int(value)
+    }
+
+    /// True for `1`, `true`, `yes` and `on`, in any case.
+    public static func isTrue(_ text: String?) -> Bool {
+        guard let text else { return false }
+        return ["1", "true", "yes", "on"].contains(text.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+}

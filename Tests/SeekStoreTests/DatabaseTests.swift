@@ -1,0 +1,67 @@
+import Foundation
+import SeekCore
+@testable import SeekStore
+import Testing
+
+@Suite("SeekDatabase")
+struct DatabaseTests {
+    @Test("nothing touches the disk until the first use")
+    func opensLazily() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        _ = SQLiteFavoritesStore(database: store.database)
+        #expect(!FileManager.default.fileExists(atPath: store.path))
+        _ = try await SQLiteFavoritesStore(database: store.database).all()
+        #expect(FileManager.default.fileExists(atPath: store.path))
+    }
+
+    @Test("a new file gets every migration, in order, and uses WAL")
+    func migratesNewFile() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        #expect(try await store.database.appliedMigrations() == SeekDatabase.Migration.all)
+        #expect(try await store.database.journalMode() == "wal")
+        #expect(try await store.database.integrityCheck() == ["ok"])
+    }
+
+    @Test("a file from an older version is upgraded and keeps its rows")
+    func upgradesOlderFile() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let old = SeekDatabase(path: store.path, migratedUpTo: SeekDatabase.Migration.favorites)
+        try await SQLiteFavoritesStore(database: old).add(.sample("OL1W"))
+        #expect(try await old.appliedMigrations() == [SeekDatabase.Migration.favorites])
+
+        let current = store.secondConnection()
+        #expect(try await current.appliedMigrations() == SeekDatabase.Migration.all)
+        #expect(try await SQLiteFavoritesStore(database: current).all().map(\.id.value) == ["OL1W"])
+        try await SQLiteHistoryStore(database: current).record(query: "fox", providers: ["openlibrary"])
+        #expect(try await SQLiteHistoryStore(database: current).entries().count == 1)
+    }
+
+    @Test("two connections opening a new file at once both end up migrated")
+    func concurrentFirstOpen() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let first = store.database, second = store.secondConnection()
+        async let a: Void = first.open()
+        async let b: Void = second.open()
+        _ = try await (a, b)
+        #expect(try await first.appliedMigrations() == SeekDatabase.Migration.all)
+        #expect(try await second.appliedMigrations() == SeekDatabase.Migration.all)
+    }
+
+    @Test("a file that is not a database is a StoreError naming the file")
+    func notADatabase() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        try FileManager.default.createDirectory(at: store.folder, withIntermediateDirectories: true)
+        try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: store.path))
+        await #expect {
+            _ = try await SQLiteFavoritesStore(database: store.database).all()
+        } throws: { error in
+            guard let error = error as? StoreError else { return false }
+            return error.path == store.path && error.description.contains(store.path)
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import SeekStore
+import Testing
+
+@Suite("History store")
+struct HistoryStoreTests {
+    @Test("entries are most recent first, with query and providers")
+    func order() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let history = SQLiteHistoryStore(database: store.database)
+        try await history.record(query: "fox", providers: ["openlibrary"], at: Date(timeIntervalSince1970: 1))
+        try await history.record(query: "cats", providers: ["giphy", "openlibrary"], at: Date(timeIntervalSince1970: 2))
+        let entries = try await history.entries()
+        #expect(entries.map(\.query) == ["cats", "fox"])
+        #expect(entries.first?.providers == ["giphy", "openlibrary"])
+        #expect(entries.last?.searchedAt == Date(timeIntervalSince1970: 1))
+    }
+
+    @Test("a repeated query moves to the top instead of appearing twice")
+    func dedupe() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let history = SQLiteHistoryStore(database: store.database)
+        for query in ["fox", "cats", "dogs", "  Fox "] {
+            try await history.record(query: query, providers: ["openlibrary"])
+        }
+        #expect(try await history.entries().map(\.query) == ["Fox", "dogs", "cats"])
+    }
+
+    @Test("queries differing only in case, spacing or Unicode form are one entry")
+    func normalization() {
+        #expect(SearchHistoryEntry.normalize("  Harry   Potter ") == "harry potter")
+        #expect(SearchHistoryEntry.normalize("caf\u{65}\u{301}") == SearchHistoryEntry.normalize("caf\u{E9}"))
+    }
+
+    @Test("the history keeps at most its limit, dropping the oldest", arguments: [1, 3, 10])
+    func bounded(limit: Int) async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let history = SQLiteHistoryStore(database: store.database, limit: limit)
+        for n in 1...13 { try await history.record(query: "query \(n)", providers: ["openlibrary"]) }
+        let expected = (1...13).reversed().prefix(limit).map { "query \($0)" }
+        #expect(try await history.entries().map(\.query) == Array(expected))
+        let unbounded = SQLiteHistoryStore(database: store.database, limit: 100)
+        #expect(try await unbounded.entries().count == limit)
+    }
+
+    @Test("a limit of 0 keeps no history")
+    func limitZero() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let history = SQLiteHistoryStore(database: store.database, limit: 0)
+        try await history.record(query: "fox", providers: ["openlibrary"])
+        #expect(try await history.entries().isEmpty)
+    }
+
+    @Test("blank queries are not recorded")
+    func blank() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let history = SQLiteHistoryStore(database: store.database)
+        try await history.record(query: "   ", providers: ["openlibrary"])
+        #expect(try await history.entries().isEmpty)
+    }
+
+    @Test("clear forgets every entry")
+    func clear() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let history = SQLiteHistoryStore(database: store.database)
+        try await history.record(query: "fox", providers: ["openlibrary"])
+        try await history.clear()
+        #expect(try await history.entries().isEmpty)
+    }
+}
