@@ -170,7 +170,8 @@ public struct AladinProvider: SearchProvider {
     /// Items, total and the next page number, which exists while a full page came back and
     /// `page × limit` is below both `totalResults` and the 200 reachable results.
     static func searchPage(_ envelope: JSONValue, page: Int, limit: Int) -> SearchPage {
-        let objects = (envelope["item"]?.arrayValue ?? []).compactMap(\.objectValue)
+        // A server that sends more than MaxResults asked for does not get to overfill the page.
+        let objects = Array((envelope["item"]?.arrayValue ?? []).compactMap(\.objectValue).prefix(limit))
         let items = objects.compactMap(AladinMapping.item)
         let total = envelope["totalResults"]?.intValue
         let reachable = min(total ?? reachableResults, reachableResults)

@@ -75,6 +75,9 @@ public struct GiphyProvider: SearchProvider {
 
     public var endpoint: String { baseURL.absoluteString }
 
+    /// Answers differ by content rating, so cached ones are kept apart by it.
+    public var answerScope: String { rating.map { "\(endpoint) rating=\($0)" } ?? endpoint }
+
     // MARK: - Calls
 
     public func search(_ request: SearchRequest) async throws -> SearchPage {

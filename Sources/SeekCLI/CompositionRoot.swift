@@ -22,6 +22,10 @@ public enum CompositionRoot {
         AladinProvider.factory,
     ]
 
+    /// `--rating` values, and the environment variables that carry one to the providers that filter by it.
+    static let contentRatings: Set<String> = GiphyProvider.ratings
+    static let contentRatingVariables = [GiphyProvider.ratingVariable]
+
     /// Builds the frozen container: settings, the shared transport, the provider registry and the engine.
     public static func build(
         settings: Settings, transport: any HTTPTransport, extraProviders: [ProviderFactory] = []

@@ -68,9 +68,11 @@ enum DemoRoutes {
             guard let body = recordings.bytes(provider, file) else { return .json(#"{"error":"missing recording"}"#, status: 500) }
             return FixtureResponse(body: body)
         }
-        @Sendable func sliced(_ provider: String, _ file: String, key: String, request: RecordedRequest, offsetParam: String?) -> FixtureResponse {
+        @Sendable func sliced(
+            _ provider: String, _ file: String, key: String, request: RecordedRequest, offsetParam: String?, limitParam: String = "limit"
+        ) -> FixtureResponse {
             let offset = offsetParam.flatMap { request.queryValue($0) }.flatMap(Int.init) ?? 0
-            let limit = request.queryValue("limit").flatMap(Int.init) ?? Int.max
+            let limit = request.queryValue(limitParam).flatMap(Int.init) ?? Int.max
             guard let body = recordings.bytes(provider, file),
                   var object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
                   let array = object[key] as? [Any],
@@ -116,9 +118,12 @@ enum DemoRoutes {
             guard query.contains("위대한") || query.contains("이야기") else {
                 return .json(#"{"version": "20131101", "totalResults": 0, "startIndex": 1, "itemsPerPage": 10, "query": "", "item": []}"#)
             }
-            return json("aladin", "search_keyword_widaehan_iyagi_2021-11_inline_escaped_slashes.json")
+            return sliced("aladin", "search_keyword_widaehan_iyagi_2021-11_inline_escaped_slashes.json",
+                          key: "item", request: request, offsetParam: nil, limitParam: "MaxResults")
         })
-        server.route("/aladin/ItemList.aspx", json("aladin", "list_bestseller_cid1_2024-09_devcorgi.json"))
+        server.route("/aladin/ItemList.aspx", handler: { request in
+            sliced("aladin", "list_bestseller_cid1_2024-09_devcorgi.json", key: "item", request: request, offsetParam: nil, limitParam: "MaxResults")
+        })
         server.route("/aladin/ItemLookUp.aspx", handler: { request in
             switch request.queryValue("ItemId") ?? "" {
             case "9791130605210": return json("aladin", "lookup_isbn13_9791130605210_ove_2024-08_devcorgi.json")

@@ -79,7 +79,13 @@ struct SelectionOptions: ParsableArguments {
     @Flag(help: "Ask the providers even when a cached answer is fresh (the fresh answers are still cached).")
     var noCache = false
 
+    @Option(help: "Content rating for GIF providers: g, pg, pg-13 or r (default: config, else none).")
+    var rating: String?
+
     func validate() throws {
+        if let rating, !CompositionRoot.contentRatings.contains(rating.lowercased()) {
+            throw ValidationError("--rating must be one of \(CompositionRoot.contentRatings.sorted().joined(separator: ", "))")
+        }
         if let timeout, !(timeout > 0 && timeout <= 3600) {
             throw ValidationError("--timeout must be between 0 and 3600 seconds")
         }

@@ -122,6 +122,7 @@ struct SearchLoggingProvider: SearchProvider {
     var descriptor: ProviderDescriptor { upstream.descriptor }
     var isConfigured: Bool { upstream.isConfigured }
     var endpoint: String { upstream.endpoint }
+    var answerScope: String { upstream.answerScope }
 
     func search(_ request: SearchRequest) async throws -> SearchPage {
         log.note(query: request.query, provider: descriptor.id)
@@ -139,19 +140,23 @@ struct SearchLoggingProvider: SearchProvider {
 protocol UserStateOptions {
     var bypassesCache: Bool { get }
     var requestTimeout: Double? { get }
+    var contentRating: String? { get }
 }
 
 extension UserStateOptions {
     var bypassesCache: Bool { false }
+    var contentRating: String? { nil }
 }
 
 extension SearchCommand: UserStateOptions {
     var bypassesCache: Bool { selection.noCache }
     var requestTimeout: Double? { selection.timeout }
+    var contentRating: String? { selection.rating }
 }
 extension TrendingCommand: UserStateOptions {
     var bypassesCache: Bool { selection.noCache }
     var requestTimeout: Double? { selection.timeout }
+    var contentRating: String? { selection.rating }
 }
 extension SuggestCommand: UserStateOptions {
     var bypassesCache: Bool { selection.noCache }
@@ -167,11 +172,15 @@ enum CommandScope {
     /// The command's `--timeout`, if it has one.
     @TaskLocal static var timeout: Duration?
 
-    /// Runs `body` with `--no-cache` as SEEK_NO_CACHE=1 in the context and `--timeout` in `timeout`.
+    /// Runs `body` with `--no-cache` as SEEK_NO_CACHE=1 and `--rating` as the providers' rating
+    /// variables in the context, and `--timeout` in `timeout`.
     static func run(_ command: any ParsableCommand, context: CLIContext, _ body: () async throws -> Void) async throws {
         let options = command as? any UserStateOptions
         var adjusted = context
         if options?.bypassesCache == true { adjusted.environment["SEEK_NO_CACHE"] = "1" }
+        if let rating = options?.contentRating?.lowercased() {
+            for variable in CompositionRoot.contentRatingVariables { adjusted.environment[variable] = rating }
+        }
         let timeout = options?.requestTimeout.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }
         try await CLIContext.$current.withValue(adjusted) {
             try await $timeout.withValue(timeout) { try await body() }

@@ -149,6 +149,11 @@ public final class AsyncHTTPTransport: HTTPTransport {
     static func describe(_ error: any Error) -> String {
         let text = String(describing: error)
         if text.contains("connection refused") || text.contains("Connection refused") { return "connection refused" }
+        if text.contains("UnknownHost") {
+            // "DNS error: SocketAddressError.UnknownHost: … for host example.org, port 443"
+            let host = text.range(of: "for host ").map { text[$0.upperBound...].prefix { $0 != "," } } ?? ""
+            return host.isEmpty ? "cannot resolve the host name" : "cannot resolve host \(host)"
+        }
         return text.count > 160 ? String(text.prefix(160)) + "…" : text
     }
 }

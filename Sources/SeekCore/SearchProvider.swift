@@ -39,6 +39,9 @@ public protocol SearchProvider: Sendable {
     var isConfigured: Bool { get }
     /// The base URL it calls, for `seek providers`; never includes a key.
     var endpoint: String { get }
+    /// What, besides the request, shapes its answers (endpoint and filters such as a content
+    /// rating), so cached answers are kept apart; never includes a key. Defaults to `endpoint`.
+    var answerScope: String { get }
 
     func search(_ request: SearchRequest) async throws -> SearchPage
     func detail(_ id: ItemID) async throws -> ItemDetail
@@ -50,6 +53,8 @@ public protocol SearchProvider: Sendable {
 
 extension SearchProvider {
     public var isConfigured: Bool { true }
+
+    public var answerScope: String { endpoint }
 
     public func imageURL(for item: Item, size: ImageSize) -> URL? {
         item.image(size)?.url

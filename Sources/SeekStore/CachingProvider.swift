@@ -45,9 +45,10 @@ public struct CachingProvider: SearchProvider {
     public var descriptor: ProviderDescriptor { upstream.descriptor }
     public var isConfigured: Bool { upstream.isConfigured }
     public var endpoint: String { upstream.endpoint }
+    public var answerScope: String { upstream.answerScope }
 
     public func search(_ request: SearchRequest) async throws -> SearchPage {
-        let key = CacheKey.search(provider: descriptor.id, endpoint: endpoint, request: request)
+        let key = CacheKey.search(provider: descriptor.id, endpoint: answerScope, request: request)
         let upstream = self.upstream
         let answer = try await cached(CachedPage.self, kind: .search, key: key) {
             CachedPage(try await upstream.search(request))
@@ -56,7 +57,7 @@ public struct CachingProvider: SearchProvider {
     }
 
     public func detail(_ id: ItemID) async throws -> ItemDetail {
-        let key = CacheKey.detail(provider: descriptor.id, endpoint: endpoint, id: id)
+        let key = CacheKey.detail(provider: descriptor.id, endpoint: answerScope, id: id)
         let upstream = self.upstream
         let answer = try await cached(ItemDetail.self, kind: .detail, key: key) {
             try await upstream.detail(id)

@@ -120,12 +120,15 @@ enum OutcomeReport {
 
     static func printFailures(_ outcomes: [ProviderOutcome], context: CLIContext) {
         let failures = outcomes.filter { !$0.status.answered }
-        let networkDown = !failures.isEmpty && failures.count == outcomes.count
-            && failures.allSatisfy { $0.error.map(isNetworkFailure) ?? false }
+        // Providers skipped for want of a key say nothing about the network; every other one failing
+        // to connect most likely means no network, and demo mode is how to see Seek work offline.
+        let attempted = outcomes.filter { $0.status != .skipped }
+        let networkDown = !attempted.isEmpty
+            && attempted.allSatisfy { !$0.status.answered && ($0.error.map(isNetworkFailure) ?? false) }
         for outcome in failures {
             let cause = outcome.error?.cause ?? outcome.status.rawValue
             var line = "seek: \(outcome.provider): \(outcome.status.rawValue): \(cause)"
-            if networkDown { line += " (offline? try --demo)" }
+            if networkDown, outcome.status != .skipped { line += " (offline? try --demo)" }
             if outcome.stale { line += " (serving cached results from before)" }
             context.err(line)
         }

@@ -54,6 +54,7 @@ public struct ResilientProvider: SearchProvider {
     public var descriptor: ProviderDescriptor { base.descriptor }
     public var isConfigured: Bool { base.isConfigured }
     public var endpoint: String { base.endpoint }
+    public var answerScope: String { base.answerScope }
 
     public func imageURL(for item: Item, size: ImageSize) -> URL? {
         base.imageURL(for: item, size: size)
