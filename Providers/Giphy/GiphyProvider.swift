@@ -217,7 +217,8 @@ public struct GiphyProvider: SearchProvider {
     }
 
     private func page(from envelope: GiphyEnvelope, request: SearchRequest, ceiling: Int) -> SearchPage {
-        let objects = envelope.list
+        // A server that sends more than `limit` asked for does not get to overfill the page.
+        let objects = Array(envelope.list.prefix(max(request.limit, 1)))
         let items = objects.compactMap(GiphyMapping.listItem)
         let next = SearchPage.nextOffset(
             after: request, received: objects.count, total: envelope.totalCount, ceiling: ceiling)

@@ -79,9 +79,11 @@ public struct OpenLibraryProvider: SearchProvider {
         if let failure = envelope.error {
             throw error(.undecodable, client.body("the search failed on the server (\(failure)) and sent no results", response))
         }
-        guard let docs = envelope.docs else {
+        guard let allDocs = envelope.docs else {
             throw error(.undecodable, client.body("not a search response: no \"docs\" list", response))
         }
+        // A server that sends more than `limit` asked for does not get to overfill the page.
+        let docs = Array(allDocs.prefix(limit))
         // A short page is the last one even when the total is unknown.
         let known = envelope.numFound ?? (docs.count < limit ? request.offset + docs.count : nil)
         let next = SearchPage.nextOffset(after: request, received: docs.count, total: known)

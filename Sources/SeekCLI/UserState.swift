@@ -162,7 +162,10 @@ extension SuggestCommand: UserStateOptions {
     var bypassesCache: Bool { selection.noCache }
     var requestTimeout: Double? { selection.timeout }
 }
-extension DetailCommand: UserStateOptions { var requestTimeout: Double? { timeout } }
+extension DetailCommand: UserStateOptions {
+    var bypassesCache: Bool { noCache }
+    var requestTimeout: Double? { timeout }
+}
 extension ImageCommand: UserStateOptions { var requestTimeout: Double? { timeout } }
 extension FavoritesCommand.Add: UserStateOptions { var requestTimeout: Double? { timeout } }
 extension FavoritesCommand.Toggle: UserStateOptions { var requestTimeout: Double? { timeout } }

@@ -18,6 +18,9 @@ struct DetailCommand: AsyncParsableCommand {
     @Flag(help: "Use recorded real responses served on loopback: no network, no keys.")
     var demo = false
 
+    @Flag(help: "Ask the provider even when a cached detail is fresh (the fresh answer is still cached).")
+    var noCache = false
+
     func validate() throws {
         guard ItemID(parsing: id) != nil else { throw ValidationError("'\(id)' is not a PROVIDER:ID item id") }
         guard format == .table || format == .json else { throw ValidationError("detail prints table or json") }
@@ -62,11 +65,10 @@ enum ItemLookup {
 enum DetailText {
     static func render(_ detail: ItemDetail) -> String {
         let item = detail.item
-        var lines: [String] = []
-        lines.append(item.subtitle.map { "\(item.title): \($0)" } ?? item.title)
+        var fields: [(name: String, value: String)] = []
         func field(_ name: String, _ value: String?) {
             guard let value, !value.isEmpty else { return }
-            lines.append("\(name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(value)")
+            fields.append((name, value))
         }
         field("ID", item.id.description)
         field("Kind", item.kind.rawValue)
@@ -85,6 +87,10 @@ enum DetailText {
         for key in detail.attributes.keys.sorted() { field(key, detail.attributes[key]) }
         field("Image", item.image(.large)?.url.absoluteString)
         field("URL", item.url?.absoluteString)
+        // Labels line up on the longest one, so provider attribute names are never cut.
+        let labelWidth = fields.map(\.name.count).max() ?? 0
+        var lines = [item.subtitle.map { "\(item.title): \($0)" } ?? item.title]
+        lines += fields.map { "\($0.name.padding(toLength: labelWidth, withPad: " ", startingAt: 0))  \($0.value)" }
         if let description = detail.description, !description.isEmpty {
             lines.append("")
             lines.append(description)
