@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Identity: books that share a verified ISBN-13 (ISBN-10s are converted, bad check digits dropped)
 /// are one row — union-find, so A=B by one ISBN and B=C by another join all three. Only books with
-/// no ISBN fall back to normalised title + first creator + year. GIFs never merge.
+/// no ISBN fall back to normalised title + first creator + year. GIFs never merge. A key shared by
+/// two items of the same provider joins nothing: its distinct ids are its own distinct records.
 ///
 /// Score: `RankingMethod` — SearXNG's |P| · Πw · Σ 1/p by default, or reciprocal rank fusion.
 ///
@@ -25,12 +26,16 @@ public enum ResultMerger {
         }
         func item(_ entry: Entry) -> Item { lists[entry.order].items[entry.index] }
 
+        // A provider's own distinct ids are distinct records (Open Library lists box-set ISBNs under
+        // each volume's work, say): a shared key joins items of different providers only. Two items
+        // of one provider still meet in a row through another provider's record that matches both.
         var sets = UnionFind(count: entries.count)
         var owner: [MatchKey: Int] = [:]
         owner.reserveCapacity(entries.count)
         for (position, entry) in entries.enumerated() {
             forEachMatchKey(of: item(entry)) { key in
-                if let other = owner[key] { sets.union(position, other) } else { owner[key] = position }
+                guard let other = owner[key] else { owner[key] = position; return }
+                if entries[other].order != entry.order { sets.union(position, other) }
             }
         }
         // Groups as linked lists through `next`, in entry order: no array per group.
