@@ -1,6 +1,5 @@
 import Foundation
 import SeekCore
-import Synchronization
 
 /// Where text goes: the process's stdout/stderr, or a buffer in tests.
 public protocol TextSink: Sendable {
@@ -20,7 +19,7 @@ public struct FileDescriptorSink: TextSink {
 
 /// Collects text in memory, for in-process tests.
 public final class CapturedText: TextSink {
-    private let buffer = Mutex("")
+    private let buffer = Locked("")
     public init() {}
     public func write(_ text: String) { buffer.withLock { $0 += text } }
     public var text: String { buffer.withLock { $0 } }

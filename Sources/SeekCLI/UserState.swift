@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import SeekCore
 import SeekStore
-import Synchronization
 
 /// Container key for the user's state: favourites, history and the response cache.
 enum UserStateKey: ContainerKey { typealias Value = UserState }
@@ -31,7 +30,7 @@ struct UserState: Sendable {
         favorites = SQLiteFavoritesStore(database: database)
         history = SQLiteHistoryStore(database: database, limit: try StoreSettings.historyLimit(settings))
         cache = SQLiteResponseCache(database: database, retention: policy.retention)
-        let warned = Mutex(false)
+        let warned = Locked(false)
         report = { event in
             switch event {
             case .servedStaleDetail(let id, let error):
@@ -86,7 +85,7 @@ final class SearchLog: Sendable {
         var providers: [String]
         var at: Date
     }
-    private let searches = Mutex<[Search]>([])
+    private let searches = Locked<[Search]>([])
 
     func note(query: String, provider: String) {
         let key = SearchHistoryEntry.normalize(query)

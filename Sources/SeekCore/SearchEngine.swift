@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Where one merged result came from: a provider, its item id there, its 1-based rank in that
 /// list, and the provider's ranking weight (so a score can be explained from its sources alone).
@@ -359,7 +358,7 @@ enum Deadline {
             var result: Result<T, any Error>?
             var resumed = false
         }
-        private let state = Mutex(State())
+        private let state = Locked(State())
 
         func wait(_ continuation: CheckedContinuation<T, any Error>) {
             let ready: Result<T, any Error>? = state.withLock { state in

@@ -8,7 +8,6 @@ import Darwin
 import Crypto
 import Foundation
 import SeekCore
-import Synchronization
 
 /// The disk tier: one file per URL, named by the SHA-256 of the URL, each verified on every read.
 ///
@@ -39,7 +38,7 @@ public final class DiskImageCache: Sendable {
     public let trimRatio: Double
     private let now: @Sendable () -> Date
     /// Bytes on disk as this process believes them to be; nil until the first scan.
-    private let estimatedSize = Mutex<Int?>(nil)
+    private let estimatedSize = Locked<Int?>(nil)
 
     public static let headerSize = 56
     static let magic = Array("SEEKIMG1".utf8)

@@ -1,6 +1,5 @@
 import Foundation
 import SeekCore
-import Synchronization
 
 /// The default `ImageStore`: a memory tier, a disk tier and the network, with request coalescing.
 ///
@@ -15,14 +14,14 @@ public final class ImageCache: ImageStore {
     private let transport: any HTTPTransport
     private let requestTimeout: Duration
     private let maxImageBytes: Int
-    private let flights = Mutex(FlightTable())
+    private let flights = Locked(FlightTable())
     /// Counters not yet added to `persisted`.
-    private let pending = Mutex(ImageCacheCounters())
+    private let pending = Locked(ImageCacheCounters())
     /// Hit/miss counters shared by every process using the same disk folder; nil when memory only
     /// (the counters then stay in `pending`).
     private let persisted: LockedStateFile<ImageCacheCounters>?
     /// When counters were last written; loads write them at most every `flushInterval`.
-    private let lastFlush = Mutex<ContinuousClock.Instant?>(nil)
+    private let lastFlush = Locked<ContinuousClock.Instant?>(nil)
     static let flushInterval: Duration = .seconds(2)
 
     public init(

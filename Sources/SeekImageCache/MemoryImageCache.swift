@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SeekCore
 
 /// The memory tier: least-recently-used image bytes bounded by total bytes and by count.
 ///
@@ -10,7 +10,7 @@ public final class MemoryImageCache: Sendable {
     public let countLimit: Int
     /// The largest share of `costLimit` one entry may take.
     public let entryCostFraction: Double
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private struct State {
         var list = LRUList<StoredImage>()
@@ -28,7 +28,7 @@ public final class MemoryImageCache: Sendable {
         self.costLimit = max(0, costLimit)
         self.countLimit = max(0, countLimit)
         self.entryCostFraction = min(1, max(0, entryCostFraction))
-        self.state = Mutex(State())
+        self.state = Locked(State())
     }
 
     /// The image stored under `key`, now the most recently used; counts a hit or a miss.

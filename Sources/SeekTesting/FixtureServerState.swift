@@ -1,5 +1,5 @@
 import NIOCore
-import Synchronization
+import SeekCore
 
 /// What a route answers with when no fault gets in the way.
 enum FixtureRouteBase: Sendable {
@@ -47,7 +47,7 @@ struct FixtureServerState: Sendable {
 
 /// The state the server object and its channel handlers share, behind one lock.
 final class FixtureServerShared: Sendable {
-    private let state = Mutex(FixtureServerState())
+    private let state = Locked(FixtureServerState())
 
     private func update<T: Sendable>(
         pattern: String,

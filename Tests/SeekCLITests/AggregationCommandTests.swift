@@ -3,7 +3,6 @@ import Foundation
 import SeekCLI
 import SeekCore
 import SeekTesting
-import Synchronization
 import Testing
 
 @Suite("seek search: aggregation")
@@ -335,14 +334,14 @@ final class TimedText: TextSink {
         let text: String
     }
 
-    private let buffer = Mutex<[Write]>([])
+    private let buffer = Locked<[Write]>([])
     func write(_ text: String) { buffer.withLock { $0.append(Write(at: .now, text: text)) } }
     var writes: [Write] { buffer.withLock { $0 } }
 }
 
 /// The moment something happened, set from any thread.
 final class Moment: Sendable {
-    private let instant = Mutex<ContinuousClock.Instant?>(nil)
+    private let instant = Locked<ContinuousClock.Instant?>(nil)
     func mark() { instant.withLock { $0 = .now } }
     var value: ContinuousClock.Instant? { instant.withLock { $0 } }
 }

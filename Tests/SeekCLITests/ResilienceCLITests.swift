@@ -3,7 +3,6 @@ import Foundation
 import SeekCLI
 import SeekCore
 import SeekTesting
-import Synchronization
 import Testing
 
 /// A provider's search endpoint on the harness, with a valid empty answer and a key.
@@ -196,7 +195,7 @@ struct ResilienceProcessTests {
     @Test("two seek processes started together against a host limited to 2 requests/second stay under it, combined")
     func sharedRateLimit() async throws {
         let harness = try await CLIHarness.start()
-        let arrivals = Mutex<[Date]>([])
+        let arrivals = Locked<[Date]>([])
         harness.server.route("/ol/search.json", handler: { _ in
             arrivals.withLock { $0.append(Date()) }
             return .json(OpenLibrarySamples.search)

@@ -1,7 +1,6 @@
 import Foundation
 import SeekCore
 import SeekTesting
-import Synchronization
 import Testing
 
 /// Books `prefix-1 … prefix-count`, each with its own valid ISBN-13 drawn from `isbnBase`.
@@ -190,7 +189,7 @@ struct AggregationDeadlineTests {
         let slow = StubProvider(id: "slow", items: books("slow", count: 1), delay: .milliseconds(800))
         let fast = StubProvider(id: "fast", items: books("fast", count: 1))
         let engine = SearchEngine(registry: try ProviderRegistry([slow, fast]))
-        let arrivals = Mutex<[(String, ContinuousClock.Instant)]>([])
+        let arrivals = Locked<[(String, ContinuousClock.Instant)]>([])
         let started = ContinuousClock.now
         let result = try await engine.search(SearchOptions(query: "x")) { batch in
             arrivals.withLock { $0.append((batch.outcome.provider, ContinuousClock.now)) }

@@ -1,14 +1,13 @@
 import Foundation
 import SeekCore
-import Synchronization
 import Testing
 
 /// A clock that only moves when told to, or when something sleeps on it.
 final class FakeResilienceClock: Sendable {
-    private let state: Mutex<(now: Date, slept: [Duration])>
+    private let state: Locked<(now: Date, slept: [Duration])>
 
     init(start: Date = Date(timeIntervalSince1970: 1_750_000_000)) {
-        state = Mutex((start, []))
+        state = Locked((start, []))
     }
 
     var now: Date { state.withLock { $0.now } }

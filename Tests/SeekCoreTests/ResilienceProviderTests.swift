@@ -1,21 +1,20 @@
 import Foundation
 import SeekCore
 import SeekTesting
-import Synchronization
 import Testing
 
 /// A provider that plays a script of answers (an error or a number of items) and counts its calls.
 final class ScriptedProvider: SearchProvider {
     let descriptor: ProviderDescriptor
     let configured: Bool
-    private let script: Mutex<(answers: [SeekError?], calls: Int)>
+    private let script: Locked<(answers: [SeekError?], calls: Int)>
     let delay: Duration
 
     init(id: String = "scripted", answers: [SeekError?] = [], configured: Bool = true, delay: Duration = .zero) {
         descriptor = ProviderDescriptor(id: id, name: id, kinds: [.book], capabilities: [.search], paging: .page)
         self.configured = configured
         self.delay = delay
-        script = Mutex((answers, 0))
+        script = Locked((answers, 0))
     }
 
     var isConfigured: Bool { configured }

@@ -1,7 +1,6 @@
 import Foundation
 import SeekCore
 import SeekTesting
-import Synchronization
 import Testing
 
 @Suite("Resilience: rate limits")
@@ -163,7 +162,7 @@ struct ResilienceRateLimitTests {
     @Test("concurrent requests of one process, over real HTTP, arrive no faster than the limit")
     func realRequestsAreSpaced() async throws {
         let server = try await FixtureServer.start()
-        let arrivals = Mutex<[Date]>([])
+        let arrivals = Locked<[Date]>([])
         server.route("/limited", handler: { _ in
             arrivals.withLock { $0.append(Date()) }
             return .json("{}")

@@ -1,6 +1,5 @@
 import Foundation
 import SeekCore
-import Synchronization
 import Testing
 
 /// A transport that plays a script of answers (a status, or an error) and counts the requests it got.
@@ -10,10 +9,10 @@ final class ScriptedTransport: HTTPTransport {
         case error(SeekError)
     }
 
-    private let state: Mutex<(answers: [Answer], requests: [HTTPRequest])>
+    private let state: Locked<(answers: [Answer], requests: [HTTPRequest])>
 
     init(_ answers: [Answer]) {
-        state = Mutex((answers, []))
+        state = Locked((answers, []))
     }
 
     var requests: [HTTPRequest] { state.withLock { $0.requests } }
@@ -99,7 +98,7 @@ struct ResilienceRetryTests {
     @Test("waits are full-jitter exponential backoff: random, below base × 2^n, capped")
     func jitteredBackoff() async throws {
         let fake = FakeResilienceClock()
-        let ceilings = Mutex<[Double]>([])
+        let ceilings = Locked<[Double]>([])
         let policy = RetryPolicy(maxAttempts: 6, baseDelay: .milliseconds(100), maxDelay: .milliseconds(500))
         let base = ScriptedTransport(Array(repeating: .status(502), count: 6))
         let transport = RetryingTransport(base, policy: policy, clock: fake.clock) { upper in

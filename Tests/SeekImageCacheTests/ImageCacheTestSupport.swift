@@ -1,6 +1,5 @@
 import Foundation
 import SeekCore
-import Synchronization
 
 /// Small images of the project's own: just enough header for the signature and size readers.
 enum SampleImages {
@@ -42,8 +41,8 @@ enum SampleImages {
 
 /// A clock the test moves by hand, for TTLs and last-access order.
 final class ManualClock: Sendable {
-    private let current: Mutex<Date>
-    init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) { current = Mutex(start) }
+    private let current: Locked<Date>
+    init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) { current = Locked(start) }
     func now() -> Date { current.withLock { $0 } }
     func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }
@@ -51,7 +50,7 @@ final class ManualClock: Sendable {
 /// An `HTTPTransport` that answers every request with one response after a delay — or, when gated,
 /// only once `release()` is called — and counts requests and cancelled requests.
 final class CountingTransport: HTTPTransport {
-    private let state = Mutex((requests: 0, cancellations: 0, released: false))
+    private let state = Locked((requests: 0, cancellations: 0, released: false))
     let response: HTTPResponse
     let delay: Duration
     let gated: Bool

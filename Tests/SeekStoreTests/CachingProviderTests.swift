@@ -1,7 +1,6 @@
 import Foundation
 import SeekCore
 import SeekStore
-import Synchronization
 import Testing
 
 /// A caching provider over a scripted upstream, with a hand-moved clock.
@@ -38,7 +37,7 @@ struct CacheFixture {
 
 /// What the caching provider reported, in order.
 final class EventLog: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = Locked<[String]>([])
     func append(_ line: String) { storage.withLock { $0.append(line) } }
     var lines: [String] { storage.withLock { $0 } }
 }

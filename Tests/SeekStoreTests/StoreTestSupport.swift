@@ -1,7 +1,6 @@
 import Foundation
 import SeekCore
 import SeekStore
-import Synchronization
 
 /// A fresh folder for one test's database, removed by `remove()`.
 struct TemporaryStore {
@@ -23,8 +22,8 @@ struct TemporaryStore {
 
 /// A clock tests move by hand.
 final class TestClock: Sendable {
-    private let current: Mutex<Date>
-    init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) { current = Mutex(start) }
+    private let current: Locked<Date>
+    init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) { current = Locked(start) }
     var now: Date { current.withLock { $0 } }
     func advance(_ seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
     var closure: @Sendable () -> Date { { [self] in now } }
@@ -39,7 +38,7 @@ final class ScriptedProvider: SearchProvider {
         var version = 1
         var delay: Duration?
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     let descriptor = ProviderDescriptor(
         id: "scripted", name: "Scripted", kinds: [.book], capabilities: [.search, .detail], paging: .page)
     let endpoint = "http://127.0.0.1:1/scripted"

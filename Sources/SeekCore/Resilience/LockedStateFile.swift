@@ -6,7 +6,6 @@ import Musl
 import Darwin
 #endif
 import Foundation
-import Synchronization
 
 /// A small JSON state file that several `seek` processes (and tasks of one process) read and change
 /// safely: every access holds `flock(2)` on the file for a read-modify-write of a few hundred bytes.
@@ -160,4 +159,4 @@ public struct LockedStateFile<State: Codable & Sendable>: Sendable {
 }
 
 /// Encoded states of `LockedStateFile`s that live in memory (or whose file cannot be used), by key.
-private let memoryStore = Mutex<[String: Data]>([:])
+private let memoryStore = Locked<[String: Data]>([:])

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What the transports of one provider call noticed on the way, for `ResilientProvider` to act on:
 /// a server's `Retry-After` (which a status-mapped error no longer carries) and local throttling.
@@ -10,7 +9,7 @@ public final class CallObserver: Sendable {
         var throttledLocally = false
     }
 
-    private let notes = Mutex(Notes())
+    private let notes = Locked(Notes())
 
     @TaskLocal public static var current: CallObserver?
 
