@@ -19,8 +19,8 @@ enum SeekBinary {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) && !$0.hasDirectoryPath }
     }
 
-    static func run(_ arguments: [String], environment: [String: String]) throws -> RunResult {
-        guard let url else { throw CocoaError(.fileNoSuchFile) }
+    static func run(_ arguments: [String], environment: [String: String], executable: URL? = nil) throws -> RunResult {
+        guard let url = executable ?? url else { throw CocoaError(.fileNoSuchFile) }
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
