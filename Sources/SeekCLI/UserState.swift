@@ -50,7 +50,7 @@ struct UserState: Sendable {
                 wrapping: provider, cache: cache, policy: policy,
                 staleAfter: CommandScope.staleAfter(provider, settings: settings), report: report)
             : provider
-        return SearchLoggingProvider(upstream: cached, log: searches)
+        return SearchLoggingProvider(upstream: cached, log: searches, database: database)
     }
 
     /// Records this process's searches in the history; a failure is a warning, never the command's result.
@@ -87,15 +87,19 @@ final class SearchLog: Sendable {
     }
     private let searches = Locked<[Search]>([])
 
-    func note(query: String, provider: String) {
+    /// Notes that `query` was sent to `provider`; true when it is the first search this process logs.
+    @discardableResult
+    func note(query: String, provider: String) -> Bool {
         let key = SearchHistoryEntry.normalize(query)
-        guard !key.isEmpty else { return }
-        searches.withLock { searches in
+        guard !key.isEmpty else { return false }
+        return searches.withLock { searches in
+            let first = searches.isEmpty
             guard let index = searches.firstIndex(where: { $0.key == key }) else {
                 searches.append(Search(key: key, query: query, providers: [provider], at: Date()))
-                return
+                return first
             }
             if !searches[index].providers.contains(provider) { searches[index].providers.append(provider) }
+            return false
         }
     }
 
@@ -117,6 +121,7 @@ final class SearchLog: Sendable {
 struct SearchLoggingProvider: SearchProvider {
     let upstream: any SearchProvider
     let log: SearchLog
+    let database: SeekDatabase
 
     var descriptor: ProviderDescriptor { upstream.descriptor }
     var isConfigured: Bool { upstream.isConfigured }
@@ -124,7 +129,12 @@ struct SearchLoggingProvider: SearchProvider {
     var answerScope: String { upstream.answerScope }
 
     func search(_ request: SearchRequest) async throws -> SearchPage {
-        log.note(query: request.query, provider: descriptor.id)
+        // The first search of the process opens the database while the providers answer, so that
+        // recording it in the history at the end costs only the write.
+        if log.note(query: request.query, provider: descriptor.id) {
+            let database = self.database
+            Task.detached(priority: .utility) { try? await database.open() }
+        }
         return try await upstream.search(request)
     }
 
