@@ -78,24 +78,25 @@ struct ImageCommand: AsyncParsableCommand {
         let size = self.size, timeout = self.timeout
         let results = await withTaskGroup(of: (Int, Result<CachedImage, SeekError>).self) { group in
             var results = [Result<CachedImage, SeekError>?](repeating: nil, count: targets.count)
-            var next = 0
-            func startNext() {
-                guard next < targets.count else { return }
-                let index = next, target = targets[index]
-                next += 1
-                group.addTask {
-                    do {
-                        return (index, .success(try await target.fetch(session: session, cache: cache, size: size, timeout: timeout)))
-                    } catch {
-                        return (index, .failure(ImageTarget.seekError(error, provider: target.provider)))
-                    }
+            // At most `parallelism` downloads at once: one more starts as each one ends.
+            var pending = Array(targets.enumerated()).reversed().map { $0 }
+            func fetch(_ index: Int, _ target: ImageTarget) async -> (Int, Result<CachedImage, SeekError>) {
+                do {
+                    return (index, .success(try await target.fetch(session: session, cache: cache, size: size, timeout: timeout)))
+                } catch {
+                    return (index, .failure(ImageTarget.seekError(error, provider: target.provider)))
                 }
             }
-            for _ in 0..<Self.parallelism { startNext() }
-            while let (index, result) = await group.next() {
-                results[index] = result
+            for _ in 0..<Self.parallelism {
+                guard let (index, target) = pending.popLast() else { break }
+                group.addTask { await fetch(index, target) }
+            }
+            for await (index, result) in group {
+                if results.indices.contains(index) { results[index] = result }
                 progress.advance(failed: (try? result.get()) == nil)
-                startNext()
+                if let (index, target) = pending.popLast() {
+                    group.addTask { await fetch(index, target) }
+                }
             }
             return results
         }
