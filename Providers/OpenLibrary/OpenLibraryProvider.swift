@@ -231,18 +231,17 @@ public struct OpenLibraryProvider: SearchProvider {
         guard !ids.isEmpty else { return [] }
         let names = await withTaskGroup(of: (Int, String?).self) { group in
             var names = [String?](repeating: nil, count: ids.count)
-            var started = 0
-            func startNext() {
-                guard started < ids.count else { return }
-                let index = started
-                let id = ids[index]
-                started += 1
+            // A few at a time: one more starts as each one ends.
+            var pending = Array(ids.enumerated()).reversed().map { $0 }
+            for _ in 0..<Self.authorFetchWidth {
+                guard let (index, id) = pending.popLast() else { break }
                 group.addTask { (index, try? await fetchRecord(id).record.displayName) }
             }
-            for _ in 0..<Self.authorFetchWidth { startNext() }
             for await (index, name) in group {
-                names[index] = name
-                startNext()
+                if names.indices.contains(index) { names[index] = name }
+                if let (index, id) = pending.popLast() {
+                    group.addTask { (index, try? await fetchRecord(id).record.displayName) }
+                }
             }
             return names
         }

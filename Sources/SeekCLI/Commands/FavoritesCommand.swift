@@ -106,30 +106,28 @@ struct FavoritesCommand: AsyncParsableCommand {
             let favorites = state.favorites
             return try await withThrowingTaskGroup(of: (Int, Outcome).self) { group in
                 var outcomes = [Outcome?](repeating: nil, count: ids.count)
-                var next = 0
-                func start() {
-                    guard next < ids.count else { return }
-                    let index = next
-                    let id = ids[index]
-                    next += 1
-                    group.addTask {
-                        if let present = try await favorites.favorite(id) { return (index, .present(present)) }
-                        let favorite: Favorite
-                        do {
-                            favorite = try await FavoritesCommand.snapshot(id, session: session, timeout: timeout)
-                        } catch let error as CLIError {
-                            return (index, .failed(error.message))
-                        }
-                        guard try await favorites.add(favorite) else {
-                            return (index, .present(try await favorites.favorite(id) ?? favorite))
-                        }
-                        return (index, .added(favorite))
+                // A few at a time: one more starts as each one ends.
+                var pending = Array(ids.enumerated()).reversed().map { $0 }
+                @Sendable func add(_ index: Int, _ id: ItemID) async throws -> (Int, Outcome) {
+                    if let present = try await favorites.favorite(id) { return (index, .present(present)) }
+                    let favorite: Favorite
+                    do {
+                        favorite = try await FavoritesCommand.snapshot(id, session: session, timeout: timeout)
+                    } catch let error as CLIError {
+                        return (index, .failed(error.message))
                     }
+                    guard try await favorites.add(favorite) else {
+                        return (index, .present(try await favorites.favorite(id) ?? favorite))
+                    }
+                    return (index, .added(favorite))
                 }
-                for _ in 0..<4 { start() }
+                for _ in 0..<4 {
+                    guard let (index, id) = pending.popLast() else { break }
+                    group.addTask { try await add(index, id) }
+                }
                 while let (index, outcome) = try await group.next() {
-                    outcomes[index] = outcome
-                    start()
+                    if outcomes.indices.contains(index) { outcomes[index] = outcome }
+                    if let (index, id) = pending.popLast() { group.addTask { try await add(index, id) } }
                 }
                 return outcomes.map { $0 ?? .failed("not attempted") }
             }
