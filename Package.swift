@@ -128,7 +128,11 @@ let package = Package(
             path: "Examples/ITBookstore/Tests/ITBookstoreProviderTests",
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "SeekCLITests", dependencies: ["SeekCLI", "SeekTesting"], swiftSettings: strictSettings),
+        // ITBookstoreProvider: the CLI tests run `seek` with the example added, as seek-itbook does.
+        .testTarget(
+            name: "SeekCLITests", dependencies: ["SeekCLI", "SeekTesting", "ITBookstoreProvider"],
+            swiftSettings: strictSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,7 +22,7 @@ public struct JSONDeclaredProvider: SearchProvider {
         let paging: PagingStyle = declaration.searchURL.placeholders.contains("offset") ? .offset : .page
         descriptor = ProviderDescriptor(
             id: declaration.id, name: declaration.name, kinds: [declaration.kind], capabilities: capabilities,
-            paging: paging, needsKey: declaration.keyEnv != nil, defaultTimeout: declaration.timeout,
+            paging: paging, needsKey: declaration.needsKey, defaultTimeout: declaration.timeout,
             weight: declaration.weight)
         client = ProviderClient(
             provider: declaration.id, transport: transport, secrets: self.key.map { [$0] } ?? [],
@@ -40,7 +40,7 @@ public struct JSONDeclaredProvider: SearchProvider {
         }
     }
 
-    public var isConfigured: Bool { declaration.keyEnv == nil || key != nil }
+    public var isConfigured: Bool { !declaration.needsKey || key != nil }
 
     /// The search template as written: placeholders, never the key.
     public var endpoint: String { declaration.searchURL.text }
@@ -116,10 +116,10 @@ public struct JSONDeclaredProvider: SearchProvider {
     /// The page after `page`, or nil when this one was empty or the total says it was the last.
     static func nextPage(_ page: Int, received: Int, total: Int?, pageSize: Int?) -> String? {
         guard received > 0 else { return nil }
+        if let pageSize, received < pageSize { return nil }  // A short page is the last one.
         if let total {
             return page * (pageSize ?? received) < total ? String(page + 1) : nil
         }
-        if let pageSize, received < pageSize { return nil }
         return String(page + 1)
     }
 
@@ -228,6 +228,8 @@ public struct JSONDeclaredProvider: SearchProvider {
               let url = URL(string: text, relativeTo: origin?.url ?? base)?.absoluteURL,
               let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
         else { return nil }
+        // A relative link resolved against a path that holds the key would print the key.
+        if let key, url.absoluteString.contains(key) || url.absoluteString.contains(URLTemplate.encode(key)) { return nil }
         return url
     }
 

@@ -16,7 +16,8 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         self.segments = segments
     }
 
-    /// Parses `text`; the empty string is the root. Throws a reason when a segment is empty or blank.
+    /// Parses `text`; the empty string is the root. Throws a reason when a segment is empty, blank or
+    /// written in another path language (`books[0]`, `$.books`).
     public init(parsing text: String) throws(JSONPathError) {
         guard !text.isEmpty else {
             self = .root
@@ -29,6 +30,10 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
             }
             if segment.trimmingCharacters(in: .whitespaces).isEmpty || segment != segment.trimmingCharacters(in: .whitespaces) {
                 throw JSONPathError(path: text, reason: "segment '\(segment)' has leading or trailing spaces")
+            }
+            // `books[0].title` and `$.books` are other path languages; say how to write them here.
+            if segment.contains("[") || segment.contains("]") || (index == 0 && segment == "$") {
+                throw JSONPathError(path: text, reason: "write indexes as dot segments, e.g. 'books.0.title' (no brackets, no '$')")
             }
         }
         self.init(validated: segments)

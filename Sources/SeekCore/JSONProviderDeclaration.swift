@@ -43,7 +43,12 @@ public struct JSONProviderDeclaration: Sendable, Hashable {
     /// Extra facts shown by `detail` (`"price": "price"`).
     public let attributes: [String: FieldSpec]
     /// The environment variable holding the value of `{key}`; the key itself never lives in the config.
+    /// Naming one that no template uses is allowed (the issue's own example does) and has no effect.
     public let keyEnv: String?
+    /// Whether a URL template uses `{key}`: without its variable the provider is then `skipped`.
+    public var needsKey: Bool {
+        [searchURL, detailURL, trendingURL].contains { $0?.placeholders.contains("key") == true }
+    }
     /// The API's fixed page size, when it ignores `{limit}`; sharpens when paging stops.
     public let pageSize: Int?
     /// The size the `image` field is filed under.
@@ -124,9 +129,6 @@ public struct JSONProviderDeclaration: Sendable, Hashable {
         }
         let detail = try template("detailURL", ["id"], required: ["id"])
         let trending = try template("trendingURL", ["limit"], required: [])
-        if let keyEnv, ![search, detail, trending].contains(where: { $0?.placeholders.contains("key") == true }) {
-            throw fail("keyEnv", "names \(keyEnv) but no URL template uses {key}")
-        }
         self.keyEnv = keyEnv
         searchURL = search
         detailURL = detail
@@ -179,7 +181,7 @@ public struct JSONProviderDeclaration: Sendable, Hashable {
         weight = try Self.number(object, "weight", in: 0.001...100, fail) ?? 1
     }
 
-    /// Builds the errors of one entry: `itjson: configuration error: jsonProviders[0], field "searchURL": …`.
+    /// Builds the errors of one entry: `mybooks: configuration error: jsonProviders[0] ("mybooks"), field "searchURL": …`.
     struct Failure {
         let provider: String?
         let position: Int
