@@ -13,8 +13,9 @@ delay_ms="${DELAY_MS:-200}"
 delay_s="$(python3 -c "print($delay_ms / 1000)")"
 
 if [[ -z "${SEEK_BIN:-}" ]]; then
-    # A scratch path of its own, so the release build neither waits for nor disturbs debug builds.
-    (cd "$root" && swift build -c release --product seek --scratch-path "$root/.build-release" >&2)
+    # The release binary as CI builds it (runtime linked in), in a scratch path of its own so the
+    # release build neither waits for nor disturbs debug builds.
+    (cd "$root" && swift build -c release --product seek --static-swift-stdlib --scratch-path "$root/.build-release" >&2)
     SEEK_BIN="$root/.build-release/release/seek"
 fi
 
@@ -60,8 +61,11 @@ python3 - "$work/hyperfine.json" "$delay_ms" <<'PY'
 import json, sys
 result = json.load(open(sys.argv[1]))["results"][0]
 delay = float(sys.argv[2]) / 1000
-mean, stddev = result["mean"], result["stddev"] or 0.0
-print(f"fan-out overhead: mean {mean * 1000:.1f} ms ± {stddev * 1000:.1f} ms "
+mean, median, stddev = result["mean"], result["median"], result["stddev"] or 0.0
+if delay == 0:  # DELAY_MS=0: the process's own cost, no ratio
+    print(f"search with instant providers: mean {mean * 1000:.1f} ms ± {stddev * 1000:.1f} ms, median {median * 1000:.1f} ms")
+    sys.exit(0)
+print(f"fan-out overhead: mean {mean * 1000:.1f} ms ± {stddev * 1000:.1f} ms, median {median * 1000:.1f} ms "
       f"(min {result['min'] * 1000:.1f}, max {result['max'] * 1000:.1f}) / {delay * 1000:.0f} ms "
-      f"= {mean / delay:.3f} (target <= 1.1)")
+      f"= {mean / delay:.3f} by the mean, {median / delay:.3f} by the median (target <= 1.1)")
 PY

@@ -145,7 +145,7 @@ public struct AladinProvider: SearchProvider {
         // A rate limit or a server failure is what the status says, whatever error object comes with
         // it: the status carries the Retry-After that the cool-down needs.
         if response.status == 429 || response.status >= 500 { try client.check(response, url: url) }
-        let parsed = try? JSONDecoder().decode(JSONValue.self, from: AladinJSON.normalize(response.body))
+        let parsed = try? JSONValue(parsing: AladinJSON.normalize(response.body))
         if let parsed, let failure = AladinError(parsed) {
             throw client.scrub(failure.seekError(url: url))
         }

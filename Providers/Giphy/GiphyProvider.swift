@@ -175,10 +175,10 @@ public struct GiphyProvider: SearchProvider {
         let url = baseURL.appending(path: path, query: [("api_key", key)] + query)
         let response = try await client.fetch(url)
         guard (200..<300).contains(response.status) else {
-            let envelope = (try? JSONDecoder().decode(JSONValue.self, from: response.body)).map(GiphyEnvelope.init)
+            let envelope = (try? JSONValue(parsing: response.body)).map(GiphyEnvelope.init)
             throw failure(status: response.status, message: envelope?.message, response: response, url: url)
         }
-        let root = try client.decode(JSONValue.self, from: response)
+        let root = try client.decodeJSON(from: response)
         guard root.objectValue != nil else {
             throw client.scrub(SeekError(
                 .undecodable, provider: Self.id, detail: client.body("expected a JSON object", response)))

@@ -92,7 +92,7 @@ public struct OpenLibraryProvider: SearchProvider {
 
     /// A FastAPI 422 (`{"detail": [{"msg": …}]}`) as invalid input, with its messages.
     private func rejectedQuery(_ response: HTTPResponse) -> SeekError {
-        let body = try? JSONDecoder().decode(JSONValue.self, from: response.body)
+        let body = try? JSONValue(parsing: response.body)
         var messages: [String] = []
         if let detail = body?["detail"] {
             if let text = detail.stringValue { messages.append(text) }

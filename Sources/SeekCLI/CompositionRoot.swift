@@ -86,14 +86,19 @@ struct Session {
         let session = Session(container: container, transport: transport, context: context)
         do {
             let result = try await body(session)
-            await session.recordSearches()
-            try? await transport.shutdown()
+            await session.finish()
             return result
         } catch {
-            await session.recordSearches()
-            try? await transport.shutdown()
+            await session.finish()
             throw error
         }
+    }
+
+    /// Records the session's searches in the history while the transport closes its connections.
+    private func finish() async {
+        async let closed: Void? = try? transport.shutdown()
+        await recordSearches()
+        _ = await closed
     }
 
     /// Provider ids selected by a flag, else SEEK_PROVIDERS / config `providers` list; nil means all.

@@ -22,6 +22,8 @@ public struct SeekCommand: AsyncParsableCommand {
 public enum SeekMain {
     /// Entry point for `seek` and for executables that add providers (`seek-itbook`).
     public static func main(extraProviders: [ProviderFactory] = []) async -> Never {
+        // The event loops start on the other core while the arguments are parsed (a search waits for them).
+        Task.detached(priority: .high) { AsyncHTTPTransport.startEventLoops() }
         let context = CLIContext(
             environment: ProcessInfo.processInfo.environment, stdout: FileDescriptorSink.standardOutput,
             stderr: FileDescriptorSink.standardError, extraProviders: extraProviders,

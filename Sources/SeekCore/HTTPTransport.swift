@@ -86,6 +86,12 @@ public final class AsyncHTTPTransport: HTTPTransport {
         self.userAgent = userAgent
     }
 
+    /// Starts the shared event loop threads now rather than at the first transport, so a process can
+    /// have them ready while it does other start-up work (`seek` calls this before parsing arguments).
+    public static func startEventLoops() {
+        _ = HTTPClient.defaultEventLoopGroup.next()
+    }
+
     /// Closes every connection; call once at exit.
     public func shutdown() async throws {
         try await client.shutdown()

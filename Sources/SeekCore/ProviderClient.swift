@@ -46,6 +46,8 @@ public struct ProviderClient: Sendable {
 
     /// Decodes a response body; failure is `.undecodable` with a short, secret-free snippet.
     public func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse) throws -> T {
+        // Untyped JSON goes through the parser: a `Decoder` would throw for every wrong guess of a value's type.
+        if type == JSONValue.self, let value = try decodeJSON(from: response) as? T { return value }
         do {
             return try JSONDecoder().decode(type, from: response.body)
         } catch let error as DecodingError {
@@ -71,6 +73,15 @@ public struct ProviderClient: Sendable {
         let snippet = response.snippet(redacting: secrets)
         if !snippet.isEmpty { detail += " — \(snippet)" }
         throw scrub(SeekError(kind, provider: provider, detail: detail))
+    }
+
+    /// Reads a response body as untyped JSON; failure is `.undecodable` saying what is wrong and where.
+    public func decodeJSON(from response: HTTPResponse) throws -> JSONValue {
+        do {
+            return try JSONValue(parsing: response.body)
+        } catch {
+            throw SeekError(.undecodable, provider: provider, detail: body("malformed JSON: \(error)", response))
+        }
     }
 
     /// A message with the body snippet appended.
