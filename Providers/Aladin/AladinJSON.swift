@@ -1,6 +1,6 @@
 import Foundation
 
-/// Turns Aladin's `output=js` bodies into strict JSON before `JSONDecoder` sees them.
+/// Turns Aladin's `output=js` bodies into strict JSON before `JSONValue(parsing:)` reads them.
 ///
 /// Aladin sometimes serves JSONP (`fn(true, {…});`), a trailing `;`, single-quoted strings
 /// (`{'errorCode':8,…}`), `\'` escapes and raw control characters inside strings. Strict JSON passes through unchanged.

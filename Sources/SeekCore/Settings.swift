@@ -27,7 +27,7 @@ public struct Settings: Sendable {
         }
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            let value = try JSONDecoder().decode(JSONValue.self, from: data)
+            let value = try JSONValue(parsing: data)
             guard case .object = value else {
                 throw SeekError(.configuration, detail: "config file \(path) must hold a JSON object")
             }
