@@ -57,9 +57,11 @@ let package = Package(
         ),
         .target(
             name: "SeekStore",
-            dependencies: ["SeekCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SeekCore", "CSeekSQLite", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
+        // A C wrapper for one variadic SQLite call (SeekStore's database setup).
+        .target(name: "CSeekSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "OpenLibraryProvider",
             dependencies: ["SeekCore"],
@@ -121,7 +123,11 @@ let package = Package(
         .testTarget(name: "GiphyProviderTests", dependencies: ["GiphyProvider", "SeekTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AladinProviderTests", dependencies: ["AladinProvider", "SeekTesting"], swiftSettings: strictSettings),
         .testTarget(name: "SeekImageCacheTests", dependencies: ["SeekImageCache", "SeekTesting"], swiftSettings: strictSettings),
-        .testTarget(name: "SeekStoreTests", dependencies: ["SeekStore", "SeekTesting"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "SeekStoreTests",
+            dependencies: ["SeekStore", "SeekTesting", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ITBookstoreProviderTests",
             dependencies: ["ITBookstoreProvider", "SeekTesting"],

@@ -45,7 +45,9 @@ public enum CompositionRoot {
         var builder = ContainerBuilder()
         builder.register(SettingsKey.self, settings)
         builder.register(TransportKey.self, transport)
-        builder.register(ImageStoreKey.self, ImageCache(configuration: try ImageCacheConfiguration(settings: settings), transport: transport))
+        // Checked now (a mistake is exit 64 for every command), built when a command first shows an image.
+        let imageCache = try ImageCacheConfiguration(settings: settings)
+        builder.register(ImageStoreKey.self) { ImageCache(configuration: imageCache, transport: transport) }
         builder.register(ProvidersKey.self, registry)
         builder.register(ResilienceKey.self, resilience)
         builder.register(UserStateKey.self, userState)

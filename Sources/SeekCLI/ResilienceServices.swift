@@ -31,7 +31,7 @@ struct ResilienceServices: Sendable {
     init(settings: Settings, clock: ResilienceClock = .system) {
         self.settings = settings
         self.directory = settings.cacheDirectory
-        self.stats = ProviderStatsStore(url: settings.cacheDirectory.appendingPathComponent("stats.json"))
+        self.stats = ProviderStatsStore(url: settings.cacheDirectory.appendingPathComponent("stats.jsonl"))
         self.clock = clock
     }
 

@@ -14,7 +14,34 @@ public struct ContainerBuilder {
         storage[ObjectIdentifier(key)] = value
     }
 
+    /// Registers a service built by `make` on its first `resolve`, for costly services that most
+    /// commands never use (the image cache); every later `resolve` returns the same instance.
+    public mutating func register<Key: ContainerKey>(_ key: Key.Type, lazy make: @escaping @Sendable () throws -> Key.Value) {
+        storage[ObjectIdentifier(key)] = LazyService(make)
+    }
+
     public func freeze() -> Container { Container(storage: storage) }
+}
+
+/// A service built on first use, once, however many tasks ask at the same time.
+private final class LazyService<Value: Sendable>: Sendable {
+    private let make: @Sendable () throws -> Value
+    private let built = Locked<Value?>(nil)
+
+    init(_ make: @escaping @Sendable () throws -> Value) {
+        self.make = make
+    }
+
+    var value: Value {
+        get throws {
+            try built.withLock { built in
+                if let built { return built }
+                let value = try make()
+                built = value
+                return value
+            }
+        }
+    }
 }
 
 /// An immutable registry of shared services keyed by `ObjectIdentifier` of a key type.
@@ -28,7 +55,9 @@ public struct Container: Sendable {
 
     /// The value registered for `key`; throws an error naming the key when nothing is.
     public func resolve<Key: ContainerKey>(_ key: Key.Type) throws -> Key.Value {
-        guard let value = storage[ObjectIdentifier(key)] as? Key.Value else {
+        let stored = storage[ObjectIdentifier(key)]
+        if let lazy = stored as? LazyService<Key.Value> { return try lazy.value }
+        guard let value = stored as? Key.Value else {
             throw SeekError(.notRegistered(key: String(describing: key)))
         }
         return value

@@ -1,3 +1,4 @@
+import CSeekSQLite
 import Dispatch
 import Foundation
 import GRDB
@@ -105,16 +106,26 @@ public final class SeekDatabase: Sendable {
         } catch {
             throw StoreError(operation: "create folder \(folder.path)", path: path, reason: Self.reason(error))
         }
+        let opened = try openRetryingWhileLocked(Self.configuration(busyTimeout: busyTimeout))
+        try migrate(opened)
+        return opened
+    }
+
+    /// Every connection's settings.
+    static func configuration(busyTimeout: TimeInterval) -> Configuration {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         // WAL with synchronous=NORMAL: a commit survives a killed process (its pages are in the WAL
         // file, in the OS's cache, when the commit returns); only a power cut may lose the last
         // commits. It saves an fsync per write, which a CLI that records every search pays each run.
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Closing leaves the WAL as it is (the next open reads it): a checkpoint on close would
+            // cost every run two fsyncs. SQLite still checkpoints when the WAL passes 1000 pages.
+            if let connection = db.sqliteConnection { _ = seek_sqlite3_skip_checkpoint_on_close(connection) }
+        }
         configuration.label = "seek"
-        let opened = try openRetryingWhileLocked(configuration)
-        try migrate(opened)
-        return opened
+        return configuration
     }
 
     /// Opens the pool. Switching a new file to WAL can meet another process doing the same and fail

@@ -25,6 +25,35 @@ struct ContainerTests {
         }
     }
 
+    @Test("a lazy service is built on its first resolve, not before, and only once")
+    func lazyBuiltOnceOnFirstUse() async throws {
+        let builds = Locked(0)
+        var builder = ContainerBuilder()
+        builder.register(CounterKey.self, lazy: { builds.withLock { $0 += 1; return $0 * 100 } })
+        let container = builder.freeze()
+        #expect(builds.withLock { $0 } == 0)
+        let values = await withTaskGroup(of: Int?.self) { group in
+            for _ in 0..<20 { group.addTask { try? container.resolve(CounterKey.self) } }
+            return await group.reduce(into: [Int?]()) { $0.append($1) }
+        }
+        #expect(values == Array(repeating: 100, count: 20))
+        #expect(builds.withLock { $0 } == 1)
+    }
+
+    @Test("a lazy service that fails to build throws its error, and the next resolve tries again")
+    func lazyFailureRetries() throws {
+        let attempts = Locked(0)
+        var builder = ContainerBuilder()
+        builder.register(GreetingKey.self, lazy: {
+            let attempt = attempts.withLock { $0 += 1; return $0 }
+            if attempt == 1 { throw SeekError(.configuration, detail: "not yet") }
+            return "built"
+        })
+        let container = builder.freeze()
+        #expect(throws: SeekError.self) { try container.resolve(GreetingKey.self) }
+        #expect(try container.resolve(GreetingKey.self) == "built")
+    }
+
     @Test("a later registration replaces an earlier one")
     func laterRegistrationWins() throws {
         var builder = ContainerBuilder()

@@ -69,6 +69,35 @@ struct ResilienceStateFileTests {
         #expect(file.read() == ["short"])
     }
 
+    @Test("an update that changes nothing leaves the file as it was")
+    func unchangedIsNotRewritten() throws {
+        let url = try resilienceTemporaryDirectory().appendingPathComponent("state.json")
+        // Written by hand, in a layout the encoder would not produce: a rewrite would show.
+        let text = "[ \"kept\" ,\n  \"as is\" ]"
+        try Data(text.utf8).write(to: url)
+        let file = LockedStateFile(url: url, empty: [String]())
+        let count = file.update { $0.count }
+        #expect(count == 2)
+        #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self) == text)
+        file.update { $0.append("changed") }
+        #expect(file.read() == ["kept", "as is", "changed"])
+    }
+
+    @Test("the empty state is stored as an empty file, and reads back as the empty state")
+    func emptyStateIsEmptyFile() throws {
+        let url = try resilienceTemporaryDirectory().appendingPathComponent("state.json")
+        let file = LockedStateFile(url: url, empty: [String]())
+        file.update { $0 = ["a"] }
+        #expect(try Data(contentsOf: url).isEmpty == false)
+        file.update { $0 = [] }
+        #expect(try Data(contentsOf: url).isEmpty)
+        #expect(file.read() == [])
+        file.update { $0 = ["b"] }
+        file.reset()
+        #expect(try Data(contentsOf: url).isEmpty)
+        #expect(file.read() == [])
+    }
+
     @Test("reading never creates the file")
     func readDoesNotCreate() throws {
         let url = try resilienceTemporaryDirectory().appendingPathComponent("sub/state.json")
@@ -126,6 +155,87 @@ struct ResilienceStatsTests {
         let records = store.records()
         #expect(records["ol"]?.map(\.elapsedMs) == Array(16...25))
         #expect(records["giphy"]?.count == 1)
+    }
+
+    @Test("recording appends one JSON line per call and never rewrites earlier ones")
+    func appendsLines() throws {
+        let url = try resilienceTemporaryDirectory().appendingPathComponent("stats.jsonl")
+        let store = ProviderStatsStore(url: url)
+        record(store, "ol", .ok, ms: 10)
+        let first = try Data(contentsOf: url)
+        record(store, "giphy", .error, ms: 20)
+        let both = try Data(contentsOf: url)
+        #expect(both.prefix(first.count) == first)
+        let lines = String(decoding: both, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 2)
+        let second = try JSONValue(parsing: Data(lines[1].utf8))
+        #expect(second["provider"] == .string("giphy"))
+        #expect(second["status"] == .string("error"))
+        #expect(second["elapsedMs"] == .number(20))
+        #expect(second["error"]?.stringValue?.contains("SECRET") == false)
+    }
+
+    @Test("past the compaction size the file keeps only each provider's last calls")
+    func compacts() throws {
+        let url = try resilienceTemporaryDirectory().appendingPathComponent("stats.jsonl")
+        let store = ProviderStatsStore(url: url, window: 5, compactionBytes: 2048)
+        for ms in 1...100 { record(store, "ol", .ok, ms: ms) }
+        record(store, "giphy", .ok, ms: 7)
+        let size = try Data(contentsOf: url).count
+        #expect(size <= 2048)
+        let records = store.records()
+        #expect(records["ol"]?.map(\.elapsedMs) == Array(96...100))
+        #expect(records["giphy"]?.map(\.elapsedMs) == [7])
+    }
+
+    @Test("a damaged line is skipped, the others still count")
+    func skipsDamagedLines() throws {
+        let url = try resilienceTemporaryDirectory().appendingPathComponent("stats.jsonl")
+        let store = ProviderStatsStore(url: url)
+        record(store, "ol", .ok, ms: 10)
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("{\"provider\":\"ol\",\"at\":17\n[1,2]\n{\"provider\":\"ol\"}\n".utf8))
+        try handle.close()
+        record(store, "ol", .ok, ms: 30)
+        #expect(store.records()["ol"]?.map(\.elapsedMs) == [10, 30])
+    }
+
+    @Test("concurrent writers through separate stores lose no call")
+    func concurrentAppends() async throws {
+        let url = try resilienceTemporaryDirectory().appendingPathComponent("stats.jsonl")
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<4 {
+                group.addTask {
+                    let store = ProviderStatsStore(url: url, window: 1000)
+                    for ms in 0..<50 { self.record(store, "p\(writer)", .ok, ms: ms) }
+                }
+            }
+        }
+        let records = ProviderStatsStore(url: url, window: 1000).records()
+        for writer in 0..<4 { #expect(records["p\(writer)"]?.map(\.elapsedMs) == Array(0..<50)) }
+    }
+
+    @Test("an unusable location keeps the calls in the store's memory")
+    func memoryFallback() throws {
+        let blocker = try resilienceTemporaryDirectory().appendingPathComponent("file")
+        try Data().write(to: blocker)
+        let store = ProviderStatsStore(url: blocker.appendingPathComponent("stats.jsonl"), window: 2)
+        for ms in [1, 2, 3] { record(store, "ol", .ok, ms: ms) }
+        #expect(store.records()["ol"]?.map(\.elapsedMs) == [2, 3])
+        store.clear()
+        #expect(store.records().isEmpty)
+    }
+
+    @Test("clear forgets every call")
+    func clears() throws {
+        let url = try resilienceTemporaryDirectory().appendingPathComponent("stats.jsonl")
+        let store = ProviderStatsStore(url: url)
+        record(store, "ol", .ok, ms: 10)
+        store.clear()
+        #expect(store.records().isEmpty)
+        record(store, "ol", .ok, ms: 20)
+        #expect(store.records()["ol"]?.map(\.elapsedMs) == [20])
     }
 
     @Test("a provider without calls has no rate and no latencies")

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SeekCore
 @testable import SeekStore
 import Testing
@@ -63,5 +64,28 @@ struct DatabaseTests {
             guard let error = error as? StoreError else { return false }
             return error.path == store.path && error.description.contains(store.path)
         }
+    }
+
+    @Test("closing leaves the WAL to the next open instead of checkpointing it (no fsyncs at exit)")
+    func closeSkipsCheckpoint() throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        try FileManager.default.createDirectory(at: store.folder, withIntermediateDirectories: true)
+        /// Writes a row through a pool with `configuration`, closes it, and returns the WAL's size.
+        func walBytesAfterClose(_ configuration: Configuration, file: String) throws -> Int {
+            let path = store.folder.appendingPathComponent(file).path
+            do {
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                try pool.write { db in try db.execute(sql: "CREATE TABLE t (x); INSERT INTO t VALUES (42)") }
+            }
+            let wal = URL(fileURLWithPath: path + "-wal")
+            return (try? wal.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
+        }
+        // SQLite's default: the last connection to close checkpoints and removes the WAL.
+        #expect(try walBytesAfterClose(Configuration(), file: "plain.sqlite") == 0)
+        #expect(try walBytesAfterClose(SeekDatabase.configuration(busyTimeout: 5), file: "seek.sqlite") > 0)
+        // Nothing is lost: the next open reads the row from the WAL.
+        let reopened = try DatabasePool(path: store.folder.appendingPathComponent("seek.sqlite").path)
+        #expect(try reopened.read { db in try Int.fetchOne(db, sql: "SELECT x FROM t") } == 42)
     }
 }

@@ -11,6 +11,7 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Stats: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stats",
             abstract: "Entries, bytes, limits, hits and misses per tier (hits and misses summed over every run).")
 
         @Option(help: "table or json.")
@@ -24,7 +25,7 @@ struct CacheCommand: AsyncParsableCommand {
             try await Session.with { session in
                 let statistics = try session.container.resolve(ImageStoreKey.self).statistics()
                 if format == .json {
-                    session.context.out(try JSONText.pretty(CacheStatsDocument(statistics)))
+                    session.context.out(JSONText.pretty(CacheStatsDocument(statistics)))
                 } else {
                     session.context.out(CacheText.render(statistics))
                 }
@@ -33,7 +34,7 @@ struct CacheCommand: AsyncParsableCommand {
     }
 
     struct Clear: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove every cached image.")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every cached image.")
 
         func run() async throws {
             try await Session.with { session in
@@ -47,6 +48,7 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Prune: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "prune",
             abstract: "Remove expired and damaged images and leftovers, then trim to the size limit (least recently used first).")
 
         func run() async throws {
@@ -62,22 +64,31 @@ struct CacheCommand: AsyncParsableCommand {
 }
 
 /// `seek cache stats --format json`: one object with a block per tier.
-struct CacheStatsDocument: Encodable {
+struct CacheStatsDocument: JSONWritable {
     let statistics: ImageCacheStatistics
 
     init(_ statistics: ImageCacheStatistics) { self.statistics = statistics }
 
-    enum Key: String, CodingKey { case directory, ttlSeconds, memory, disk, downloads, rejected, corrupt }
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.field("directory", statistics.directory)
+            writer.field("ttlSeconds", Int(statistics.timeToLiveSeconds.rounded()))
+            writer.field("memory") { Self.write(statistics.memory, to: &$0) }
+            writer.field("disk") { Self.write(statistics.disk, to: &$0) }
+            writer.field("downloads", statistics.downloads)
+            writer.field("rejected", statistics.rejected)
+            writer.field("corrupt", statistics.corrupt)
+        }
+    }
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(statistics.directory, forKey: .directory)
-        try container.encode(Int(statistics.timeToLiveSeconds.rounded()), forKey: .ttlSeconds)
-        try container.encode(statistics.memory, forKey: .memory)
-        try container.encode(statistics.disk, forKey: .disk)
-        try container.encode(statistics.downloads, forKey: .downloads)
-        try container.encode(statistics.rejected, forKey: .rejected)
-        try container.encode(statistics.corrupt, forKey: .corrupt)
+    private static func write(_ tier: TierStatistics, to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.field("entries", tier.entries)
+            writer.field("bytes", tier.bytes)
+            writer.field("limitBytes", tier.limitBytes)
+            writer.field("hits", tier.hits)
+            writer.field("misses", tier.misses)
+        }
     }
 }
 

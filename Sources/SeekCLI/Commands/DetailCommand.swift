@@ -34,7 +34,7 @@ struct DetailCommand: AsyncParsableCommand {
                     let result = MergedResult(item: detail.item, score: 1, sources: [
                         ResultSource(provider: detail.item.provider, id: detail.item.id, rank: 1),
                     ])
-                    session.context.out(try JSONText.pretty(ItemDocument(result, detail: detail)))
+                    session.context.out(JSONText.pretty(ItemDocument(result, detail: detail)))
                 } else {
                     session.context.out(DetailText.render(detail))
                 }

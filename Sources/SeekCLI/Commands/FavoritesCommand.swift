@@ -60,6 +60,7 @@ struct FavoritesCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add items (PROVIDER:ID …); adding a favourite again changes nothing.")
 
         @Argument(help: "Item ids such as openlibrary:OL45804W.")
@@ -135,7 +136,7 @@ struct FavoritesCommand: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove items (PROVIDER:ID …) from the favourites.")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove items (PROVIDER:ID …) from the favourites.")
 
         @Argument(help: "Item ids such as openlibrary:OL45804W.")
         var ids: [String]
@@ -162,6 +163,7 @@ struct FavoritesCommand: AsyncParsableCommand {
 
     struct Toggle: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "toggle",
             abstract: "Add an item if it is not a favourite, else remove it.")
 
         @Argument(help: "An item id such as openlibrary:OL45804W.")
@@ -196,7 +198,7 @@ struct FavoritesCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the favourites, most recently added first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the favourites, most recently added first.")
 
         @Option(help: "table or json.")
         var format: OutputFormat = .table
@@ -210,7 +212,7 @@ struct FavoritesCommand: AsyncParsableCommand {
             try await FavoritesCommand.withUserState { session, state in
                 let favorites = try await state.favorites.all()
                 if format == .json {
-                    session.context.out(try JSONText.pretty(EntriesDocument(entries: favorites.map(FavoriteDocument.init))))
+                    session.context.out(JSONText.pretty(EntriesDocument(entries: favorites.map(FavoriteDocument.init))))
                 } else if favorites.isEmpty {
                     session.context.err("seek: no favorites yet (add one with `seek favorites add PROVIDER:ID`)")
                 } else {
@@ -233,23 +235,27 @@ struct FavoritesCommand: AsyncParsableCommand {
 }
 
 /// DESIGN's envelope for list commands: `{ "entries": [...] }`.
-struct EntriesDocument<Entry: Encodable>: Encodable {
+struct EntriesDocument<Entry: JSONWritable>: JSONWritable {
     let entries: [Entry]
+
+    func write(to writer: inout JSONWriter) {
+        writer.object { $0.field("entries", entries) }
+    }
 }
 
 /// One favourite in `seek favorites list --format json`.
-struct FavoriteDocument: Encodable {
+struct FavoriteDocument: JSONWritable {
     let favorite: Favorite
-    enum Key: String, CodingKey { case id, provider, kind, title, creators, imageURL, addedAt }
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(favorite.id.description, forKey: .id)
-        try container.encode(favorite.provider, forKey: .provider)
-        try container.encode(favorite.kind.rawValue, forKey: .kind)
-        try container.encode(favorite.title, forKey: .title)
-        try container.encode(favorite.creators, forKey: .creators)
-        try container.encode(favorite.imageURL?.absoluteString, forKey: .imageURL)
-        try container.encode(UserStateText.timestamp(favorite.addedAt), forKey: .addedAt)
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.field("id", favorite.id.description)
+            writer.field("provider", favorite.provider)
+            writer.field("kind", favorite.kind.rawValue)
+            writer.field("title", favorite.title)
+            writer.field("creators", favorite.creators)
+            writer.field("imageURL", favorite.imageURL?.absoluteString)
+            writer.field("addedAt", UserStateText.timestamp(favorite.addedAt))
+        }
     }
 }
 

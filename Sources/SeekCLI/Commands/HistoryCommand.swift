@@ -28,12 +28,12 @@ struct HistoryCommand: AsyncParsableCommand {
             if clear {
                 try await state.history.clear()
                 context.err("seek: search history cleared")
-                if format == .json { context.out(try JSONText.pretty(EntriesDocument<HistoryDocument>(entries: []))) }
+                if format == .json { context.out(JSONText.pretty(EntriesDocument<HistoryDocument>(entries: []))) }
                 return ExitStatus.success
             }
             let entries = try await state.history.entries()
             if format == .json {
-                context.out(try JSONText.pretty(EntriesDocument(entries: entries.map(HistoryDocument.init))))
+                context.out(JSONText.pretty(EntriesDocument(entries: entries.map(HistoryDocument.init))))
             } else if entries.isEmpty {
                 context.err("seek: no searches recorded yet")
             } else {
@@ -52,13 +52,13 @@ struct HistoryCommand: AsyncParsableCommand {
 }
 
 /// One search in `seek history --format json`.
-struct HistoryDocument: Encodable {
+struct HistoryDocument: JSONWritable {
     let entry: SearchHistoryEntry
-    enum Key: String, CodingKey { case query, providers, searchedAt }
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(entry.query, forKey: .query)
-        try container.encode(entry.providers, forKey: .providers)
-        try container.encode(UserStateText.timestamp(entry.searchedAt), forKey: .searchedAt)
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.field("query", entry.query)
+            writer.field("providers", entry.providers)
+            writer.field("searchedAt", UserStateText.timestamp(entry.searchedAt))
+        }
     }
 }

@@ -34,7 +34,7 @@ struct ProvidersCommand: AsyncParsableCommand {
             }
             let documents = registry.providers.map { ProviderDocument($0, suspension: resilience.suspension(of: $0)) }
             if format == .json {
-                session.context.out(try JSONText.pretty(["providers": documents]))
+                session.context.out(JSONText.pretty(["providers": documents]))
             } else {
                 var table = Table([
                     .init("ID", width: 11), .init("KINDS", width: 5), .init("CAPABILITIES", width: 28),
@@ -60,7 +60,7 @@ struct ProvidersCommand: AsyncParsableCommand {
 }
 
 /// One provider as `seek providers --format json` prints it. Never includes a key.
-struct ProviderDocument: Encodable {
+struct ProviderDocument: JSONWritable {
     let id: String
     let name: String
     let kinds: [String]
@@ -96,26 +96,22 @@ struct ProviderDocument: Encodable {
         status = !configured ? "no key" : (suspension == nil ? "ready" : "suspended")
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id, name, kinds, capabilities, paging, needsKey, configured, endpoint, timeoutSeconds, weight, shortcuts
-        case status, suspendedUntil, suspendedReason
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(kinds, forKey: .kinds)
-        try container.encode(capabilities, forKey: .capabilities)
-        try container.encode(paging, forKey: .paging)
-        try container.encode(needsKey, forKey: .needsKey)
-        try container.encode(configured, forKey: .configured)
-        try container.encode(endpoint, forKey: .endpoint)
-        try container.encode(timeoutSeconds, forKey: .timeoutSeconds)
-        try container.encode(weight, forKey: .weight)
-        try container.encode(shortcuts, forKey: .shortcuts)
-        try container.encode(status, forKey: .status)
-        try container.encode(suspendedUntil, forKey: .suspendedUntil)
-        try container.encode(suspendedReason, forKey: .suspendedReason)
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.field("id", id)
+            writer.field("name", name)
+            writer.field("kinds", kinds)
+            writer.field("capabilities", capabilities)
+            writer.field("paging", paging)
+            writer.field("needsKey", needsKey)
+            writer.field("configured", configured)
+            writer.field("endpoint", endpoint)
+            writer.field("timeoutSeconds", timeoutSeconds)
+            writer.field("weight", weight)
+            writer.field("shortcuts", shortcuts)
+            writer.field("status", status)
+            writer.field("suspendedUntil", suspendedUntil)
+            writer.field("suspendedReason", suspendedReason)
+        }
     }
 }

@@ -67,7 +67,7 @@ struct SearchCommand: AsyncParsableCommand {
         }
         let counted = OutcomeReport.counted(result.outcomes, explicit: chosen.1)
         OutcomeReport.printFailures(result.outcomes, context: context)
-        try SearchOutput.print(result, format: format, explain: explain, context: context)
+        SearchOutput.print(result, format: format, explain: explain, context: context)
         return ExitStatus.forOutcomes(counted)
     }
 
@@ -81,8 +81,7 @@ struct SearchCommand: AsyncParsableCommand {
         let stdout = context.stdout
         return { batch in
             let weight = weights[batch.outcome.provider] ?? 1
-            guard let line = try? SearchOutput.batchLine(batch, weight: weight, ranking: ranking) else { return }
-            stdout.write(line + "\n")
+            stdout.write(SearchOutput.batchLine(batch, weight: weight, ranking: ranking) + "\n")
         }
     }
 }

@@ -29,7 +29,7 @@ struct StatsCommand: AsyncParsableCommand {
                     suspension: registry.provider(id).flatMap { resilience.suspension(of: $0) })
             }
             if format == .json {
-                session.context.out(try JSONText.pretty(StatsEnvelope(window: resilience.stats.window, providers: documents)))
+                session.context.out(JSONText.pretty(StatsEnvelope(window: resilience.stats.window, providers: documents)))
             } else {
                 session.context.out(StatsText.render(documents))
             }
@@ -39,35 +39,39 @@ struct StatsCommand: AsyncParsableCommand {
 }
 
 /// `{"window": 100, "providers": [...]}`.
-struct StatsEnvelope: Encodable {
+struct StatsEnvelope: JSONWritable {
     let window: Int
     let providers: [StatsDocument]
+
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.field("window", window)
+            writer.field("providers", providers)
+        }
+    }
 }
 
 /// One provider's line of `seek stats --format json`.
-struct StatsDocument: Encodable {
+struct StatsDocument: JSONWritable {
     let summary: ProviderStatsSummary
     let suspension: (until: Date, reason: String?)?
 
-    enum Key: String, CodingKey {
-        case id, calls, successes, successRate, p50Ms, p95Ms, lastError, lastErrorAt, lastCallAt, state, suspendedUntil
-    }
-
     var state: String { suspension == nil ? "ready" : "suspended" }
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(summary.provider, forKey: .id)
-        try container.encode(summary.calls, forKey: .calls)
-        try container.encode(summary.successes, forKey: .successes)
-        try container.encode(summary.successRate.map { ($0 * 1000).rounded() / 1000 }, forKey: .successRate)
-        try container.encode(summary.p50Ms, forKey: .p50Ms)
-        try container.encode(summary.p95Ms, forKey: .p95Ms)
-        try container.encode(summary.lastError, forKey: .lastError)
-        try container.encode(summary.lastErrorAt?.formatted(.iso8601), forKey: .lastErrorAt)
-        try container.encode(summary.lastCallAt?.formatted(.iso8601), forKey: .lastCallAt)
-        try container.encode(state, forKey: .state)
-        try container.encode(suspension?.until.formatted(.iso8601), forKey: .suspendedUntil)
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.field("id", summary.provider)
+            writer.field("calls", summary.calls)
+            writer.field("successes", summary.successes)
+            writer.field("successRate", summary.successRate.map { ($0 * 1000).rounded() / 1000 })
+            writer.field("p50Ms", summary.p50Ms)
+            writer.field("p95Ms", summary.p95Ms)
+            writer.field("lastError", summary.lastError)
+            writer.field("lastErrorAt", summary.lastErrorAt?.formatted(.iso8601))
+            writer.field("lastCallAt", summary.lastCallAt?.formatted(.iso8601))
+            writer.field("state", state)
+            writer.field("suspendedUntil", suspension?.until.formatted(.iso8601))
+        }
     }
 }
 

@@ -34,7 +34,7 @@ struct TrendingCommand: AsyncParsableCommand {
                 let outcomes = batches.map(\.outcome)
                 let result = SearchResult(query: "", page: 1, results: merged, outcomes: outcomes, next: nil)
                 OutcomeReport.printFailures(outcomes, context: session.context)
-                try SearchOutput.print(result, format: format, explain: false, context: session.context, includeQuery: false)
+                SearchOutput.print(result, format: format, explain: false, context: session.context, includeQuery: false)
                 return ExitStatus.forOutcomes(OutcomeReport.counted(outcomes, explicit: chosen.explicit))
             }
         }
@@ -82,7 +82,7 @@ struct SuggestCommand: AsyncParsableCommand {
                 let outcomes = answers.map { $0.outcome { $0.count } }
                 OutcomeReport.printFailures(outcomes, context: session.context)
                 if format == .json {
-                    session.context.out(try JSONText.pretty(SuggestDocument(prefix: prefix, suggestions: suggestions, outcomes: outcomes)))
+                    session.context.out(JSONText.pretty(SuggestDocument(prefix: prefix, suggestions: suggestions, outcomes: outcomes)))
                 } else {
                     session.context.out(suggestions.isEmpty ? "No suggestions." : suggestions.joined(separator: "\n"))
                 }
@@ -93,15 +93,16 @@ struct SuggestCommand: AsyncParsableCommand {
     }
 }
 
-struct SuggestDocument: Encodable {
+struct SuggestDocument: JSONWritable {
     let prefix: String
     let suggestions: [String]
     let outcomes: [ProviderOutcome]
-    enum Key: String, CodingKey { case prefix, suggestions, providers }
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(prefix, forKey: .prefix)
-        try container.encode(suggestions, forKey: .suggestions)
-        try container.encode(outcomes.map(OutcomeDocument.init), forKey: .providers)
+
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.field("prefix", prefix)
+            writer.field("suggestions", suggestions)
+            writer.field("providers", outcomes.map(OutcomeDocument.init))
+        }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import SeekCore
 
 /// DESIGN's JSON shapes. Optional fields are written as `null`, never left out.
-struct ItemDocument: Encodable {
+struct ItemDocument: JSONWritable {
     let result: MergedResult
     let detail: ItemDetail?
 
@@ -11,101 +11,99 @@ struct ItemDocument: Encodable {
         self.detail = detail
     }
 
-    enum Key: String, CodingKey {
-        case id, provider, kind, title, subtitle, creators, year, isbn13, isbn10, imageURL, images, url, score, sources
-        case provenance, description, contributors, subjects, publishers, publishDate, pageCount, attributes
-        case identifiers
-    }
-
-    func encode(to encoder: any Encoder) throws {
+    func write(to writer: inout JSONWriter) {
         let item = result.item
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(item.id.description, forKey: .id)
-        try container.encode(item.provider, forKey: .provider)
-        try container.encode(item.kind.rawValue, forKey: .kind)
-        try container.encode(item.title, forKey: .title)
-        try container.encode(item.subtitle, forKey: .subtitle)
-        try container.encode(item.creators, forKey: .creators)
-        try container.encode(item.year, forKey: .year)
-        try container.encode(item.identifiers.isbn13, forKey: .isbn13)
-        try container.encode(item.image(.large)?.url.absoluteString, forKey: .imageURL)
-        try container.encode(item.url?.absoluteString, forKey: .url)
-        try container.encode(result.score, forKey: .score)
-        try container.encode(result.sources.map(SourceDocument.init), forKey: .sources)
-        try container.encode(result.provenance, forKey: .provenance)
-        guard let detail else { return }
-        try container.encode(item.identifiers.isbn10, forKey: .isbn10)
-        try container.encode(item.identifiers.other, forKey: .identifiers)
-        let images = Dictionary(uniqueKeysWithValues: item.images.map { ($0.key.rawValue, ImageDocument(reference: $0.value)) })
-        try container.encode(images, forKey: .images)
-        try container.encode(detail.description, forKey: .description)
-        try container.encode(detail.contributors.map { ContributorDocument(contributor: $0) }, forKey: .contributors)
-        try container.encode(detail.subjects, forKey: .subjects)
-        try container.encode(detail.publishers, forKey: .publishers)
-        try container.encode(detail.publishDate, forKey: .publishDate)
-        try container.encode(detail.pageCount, forKey: .pageCount)
-        try container.encode(detail.attributes, forKey: .attributes)
+        writer.object { writer in
+            writer.field("id", item.id.description)
+            writer.field("provider", item.provider)
+            writer.field("kind", item.kind.rawValue)
+            writer.field("title", item.title)
+            writer.field("subtitle", item.subtitle)
+            writer.field("creators", item.creators)
+            writer.field("year", item.year)
+            writer.field("isbn13", item.identifiers.isbn13)
+            writer.field("imageURL", item.image(.large)?.url.absoluteString)
+            writer.field("url", item.url?.absoluteString)
+            writer.field("score", result.score)
+            writer.field("sources", result.sources.map(SourceDocument.init))
+            writer.field("provenance", result.provenance)
+            guard let detail else { return }
+            writer.field("isbn10", item.identifiers.isbn10)
+            writer.field("identifiers", item.identifiers.other)
+            let images = Dictionary(uniqueKeysWithValues: item.images.map { ($0.key.rawValue, ImageDocument(reference: $0.value)) })
+            writer.field("images", images)
+            writer.field("description", detail.description)
+            writer.field("contributors", detail.contributors.map(ContributorDocument.init))
+            writer.field("subjects", detail.subjects)
+            writer.field("publishers", detail.publishers)
+            writer.field("publishDate", detail.publishDate)
+            writer.field("pageCount", detail.pageCount)
+            writer.field("attributes", detail.attributes)
+        }
     }
 }
 
-struct SourceDocument: Encodable {
-    let provider: String
-    let id: String
-    let rank: Int
+struct SourceDocument: JSONWritable {
+    let source: ResultSource
 
-    init(_ source: ResultSource) {
-        provider = source.provider
-        id = source.id.description
-        rank = source.rank
+    init(_ source: ResultSource) { self.source = source }
+
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.field("provider", source.provider)
+            writer.field("id", source.id.description)
+            writer.field("rank", source.rank)
+        }
     }
 }
 
-struct ImageDocument: Encodable {
+struct ImageDocument: JSONWritable {
     let reference: ImageReference
-    enum Key: String, CodingKey { case url, width, height }
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(reference.url.absoluteString, forKey: .url)
-        try container.encode(reference.width, forKey: .width)
-        try container.encode(reference.height, forKey: .height)
+
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.field("url", reference.url.absoluteString)
+            writer.field("width", reference.width)
+            writer.field("height", reference.height)
+        }
     }
 }
 
-struct ContributorDocument: Encodable {
+struct ContributorDocument: JSONWritable {
     let contributor: Contributor
-    enum Key: String, CodingKey { case name, role }
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(contributor.name, forKey: .name)
-        try container.encode(contributor.role, forKey: .role)
+
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.field("name", contributor.name)
+            writer.field("role", contributor.role)
+        }
     }
 }
 
-struct OutcomeDocument: Encodable {
+struct OutcomeDocument: JSONWritable {
     let outcome: ProviderOutcome
-    enum Key: String, CodingKey { case id, status, count, elapsedMs, error, stale }
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(outcome.provider, forKey: .id)
-        try container.encode(outcome.status.rawValue, forKey: .status)
-        try container.encode(outcome.count, forKey: .count)
-        try container.encode(outcome.elapsedMilliseconds, forKey: .elapsedMs)
-        try container.encode(outcome.error?.cause, forKey: .error)
-        try container.encode(outcome.stale, forKey: .stale)
+
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.field("id", outcome.provider)
+            writer.field("status", outcome.status.rawValue)
+            writer.field("count", outcome.count)
+            writer.field("elapsedMs", outcome.elapsedMilliseconds)
+            writer.field("error", outcome.error?.cause)
+            writer.field("stale", outcome.stale)
+        }
     }
 }
 
 /// `seek search --format json` (and `trending`, which leaves out `query`); with `type` set, the
 /// summary line that ends an ndjson stream.
-struct SearchDocument: Encodable {
+struct SearchDocument: JSONWritable {
     let query: String?
     let page: Int
     let results: [MergedResult]
     let outcomes: [ProviderOutcome]
     let next: String?
     var type: String? = nil
-
-    enum Key: String, CodingKey { case type, query, page, items, providers, next }
 
     /// The same document as an ndjson `summary` line.
     var summary: SearchDocument {
@@ -114,56 +112,53 @@ struct SearchDocument: Encodable {
         return copy
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        if let type { try container.encode(type, forKey: .type) }
-        if let query { try container.encode(query, forKey: .query) }
-        try container.encode(page, forKey: .page)
-        try container.encode(results.map { ItemDocument($0) }, forKey: .items)
-        try container.encode(outcomes.map(OutcomeDocument.init), forKey: .providers)
-        try container.encode(next, forKey: .next)
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            if let type { writer.field("type", type) }
+            if let query { writer.field("query", query) }
+            writer.field("page", page)
+            writer.field("items", results.map { ItemDocument($0) })
+            writer.field("providers", outcomes.map(OutcomeDocument.init))
+            writer.field("next", next)
+        }
     }
 }
 
 /// An ndjson `batch` line: one provider's answer as it arrived, before merging. Each item is scored
 /// as if it were found by that provider alone.
-struct BatchDocument: Encodable {
+struct BatchDocument: JSONWritable {
     let batch: ProviderBatch
     let weight: Double
     let ranking: RankingMethod
 
-    enum Key: String, CodingKey { case type, provider, status, count, elapsedMs, error, stale, items }
-
-    func encode(to encoder: any Encoder) throws {
+    func write(to writer: inout JSONWriter) {
         let outcome = batch.outcome
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode("batch", forKey: .type)
-        try container.encode(outcome.provider, forKey: .provider)
-        try container.encode(outcome.status.rawValue, forKey: .status)
-        try container.encode(outcome.count, forKey: .count)
-        try container.encode(outcome.elapsedMilliseconds, forKey: .elapsedMs)
-        try container.encode(outcome.error?.cause, forKey: .error)
-        try container.encode(outcome.stale, forKey: .stale)
         let items = batch.items.enumerated().map { index, item in
             let source = ResultSource(provider: outcome.provider, id: item.id, rank: index + 1, weight: weight)
             return ItemDocument(MergedResult(item: item, score: ranking.score([source]), sources: [source]))
         }
-        try container.encode(items, forKey: .items)
+        writer.object { writer in
+            writer.field("type", "batch")
+            writer.field("provider", outcome.provider)
+            writer.field("status", outcome.status.rawValue)
+            writer.field("count", outcome.count)
+            writer.field("elapsedMs", outcome.elapsedMilliseconds)
+            writer.field("error", outcome.error?.cause)
+            writer.field("stale", outcome.stale)
+            writer.field("items", items)
+        }
     }
 }
 
+/// How commands print JSON: written by hand (`JSONWritable`), keys in the order each document gives.
 enum JSONText {
-    /// Pretty JSON with stable key order and unescaped slashes.
-    static func pretty(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    /// Pretty JSON (two-space indents) with unescaped slashes.
+    static func pretty(_ value: some JSONWritable) -> String {
+        JSONWriter.text(value, style: .pretty)
     }
 
     /// One-line JSON, for ndjson.
-    static func compact(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    static func compact(_ value: some JSONWritable) -> String {
+        JSONWriter.text(value, style: .compact)
     }
 }

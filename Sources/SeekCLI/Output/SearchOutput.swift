@@ -3,16 +3,16 @@ import SeekCore
 
 /// Prints a merged search (or trending) result in the chosen format.
 enum SearchOutput {
-    static func print(_ result: SearchResult, format: OutputFormat, explain: Bool, context: CLIContext, includeQuery: Bool = true) throws {
+    static func print(_ result: SearchResult, format: OutputFormat, explain: Bool, context: CLIContext, includeQuery: Bool = true) {
         let document = SearchDocument(
             query: includeQuery ? result.query : nil, page: result.page, results: result.results,
             outcomes: result.outcomes, next: result.next?.token)
         switch format {
         case .json:
-            context.out(try JSONText.pretty(document))
+            context.out(JSONText.pretty(document))
         case .ndjson:
             // The last line of a stream: the merged, ranked list (batch lines came before it).
-            context.out(try JSONText.compact(document.summary))
+            context.out(JSONText.compact(document.summary))
         case .csv:
             context.stdout.write(csv(result.results))
         case .table:
@@ -29,8 +29,8 @@ enum SearchOutput {
     }
 
     /// One ndjson line for a provider's answer, printed as soon as it arrives.
-    static func batchLine(_ batch: ProviderBatch, weight: Double, ranking: RankingMethod) throws -> String {
-        try JSONText.compact(BatchDocument(batch: batch, weight: weight, ranking: ranking))
+    static func batchLine(_ batch: ProviderBatch, weight: Double, ranking: RankingMethod) -> String {
+        JSONText.compact(BatchDocument(batch: batch, weight: weight, ranking: ranking))
     }
 
     static func table(_ results: [MergedResult]) -> String {

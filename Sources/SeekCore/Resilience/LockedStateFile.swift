@@ -17,7 +17,7 @@ import Foundation
 /// worst leave a file that does not decode; it then reads as the empty state, which for advisory
 /// state (cool-downs, token counts, stats) only forgets history. When the file cannot be used at all
 /// (read-only cache directory), the state lives in process memory instead, shared by every user in it.
-public struct LockedStateFile<State: Codable & Sendable>: Sendable {
+public struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable {
     /// Where the state lives; nil keeps it in process memory only.
     public let url: URL?
     private let memoryKey: String
@@ -39,7 +39,7 @@ public struct LockedStateFile<State: Codable & Sendable>: Sendable {
 
     /// The current state; a missing or unreadable file reads as the empty state.
     public func read() -> State {
-        if let url, let state = withLockedFile(url, exclusive: false, { fd in decode(Self.readAll(fd)) }) {
+        if let url, let state = withLockedFile(url, exclusive: false, { fd in decode(LockedFile.readAll(fd)) }) {
             return state
         }
         return memoryState()
@@ -49,11 +49,19 @@ public struct LockedStateFile<State: Codable & Sendable>: Sendable {
     /// Keep `change` quick: other processes wait for the lock meanwhile.
     @discardableResult
     public func update<T: Sendable>(_ change: (inout State) -> T) -> T {
-        if let url, let fd = Self.openLocked(url, exclusive: true) {
-            defer { Self.unlockAndClose(fd) }
-            var state = decode(Self.readAll(fd))
+        if let url, let fd = LockedFile.openLocked(url, exclusive: true) {
+            defer { LockedFile.unlockAndClose(fd) }
+            let data = LockedFile.readAll(fd)
+            let before = decode(data)
+            var state = before
             let result = change(&state)
-            if let data = try? Self.encoder.encode(state) { Self.writeAll(fd, data) }
+            if state == empty {
+                // The empty state is an empty file: the next reader skips JSON decoding altogether.
+                if !data.isEmpty { LockedFile.replaceContents(fd, with: Data()) }
+            } else if state != before, let encoded = try? Self.encoder.encode(state) {
+                // Most calls change nothing (a closed breaker stays closed): no write, no encoding.
+                LockedFile.replaceContents(fd, with: encoded)
+            }
             return result
         }
         let key = memoryKey
@@ -69,8 +77,11 @@ public struct LockedStateFile<State: Codable & Sendable>: Sendable {
     /// Makes the state empty again. The file is kept (rewritten under the lock), so a process that
     /// has it open keeps sharing it.
     public func reset() {
-        let empty = self.empty
-        update { $0 = empty }
+        if let url, let fd = LockedFile.openLocked(url, exclusive: true) {
+            // An empty file reads as the empty state.
+            LockedFile.replaceContents(fd, with: Data())
+            LockedFile.unlockAndClose(fd)
+        }
         memoryStore.withLock { $0[memoryKey] = nil }
     }
 
@@ -88,60 +99,9 @@ public struct LockedStateFile<State: Codable & Sendable>: Sendable {
     }
 
     private func withLockedFile<T>(_ url: URL, exclusive: Bool, _ body: (Int32) -> T) -> T? {
-        guard let fd = Self.openLocked(url, exclusive: exclusive) else { return nil }
-        defer { Self.unlockAndClose(fd) }
+        guard let fd = LockedFile.openLocked(url, exclusive: exclusive) else { return nil }
+        defer { LockedFile.unlockAndClose(fd) }
         return body(fd)
-    }
-
-    /// Opens and locks; nil when the file cannot be used. Writers create the file (and its directory)
-    /// if needed; readers never create anything.
-    private static func openLocked(_ url: URL, exclusive: Bool) -> Int32? {
-        let path = url.path
-        var fd = exclusive ? open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) : open(path, O_RDONLY | O_CLOEXEC)
-        if exclusive, fd < 0, errno == ENOENT {
-            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        }
-        guard fd >= 0 else { return nil }
-        while flock(fd, exclusive ? LOCK_EX : LOCK_SH) != 0 {
-            if errno != EINTR {
-                close(fd)
-                return nil
-            }
-        }
-        return fd
-    }
-
-    private static func unlockAndClose(_ fd: Int32) {
-        _ = flock(fd, LOCK_UN)
-        close(fd)
-    }
-
-    private static func readAll(_ fd: Int32) -> Data {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        var offset: off_t = 0
-        while true {
-            let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, offset) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            data.append(contentsOf: buffer[0..<count])
-            offset += off_t(count)
-        }
-        return data
-    }
-
-    private static func writeAll(_ fd: Int32, _ data: Data) {
-        var written = 0
-        data.withUnsafeBytes { bytes in
-            while written < bytes.count {
-                let count = pwrite(fd, bytes.baseAddress.map { $0 + written }, bytes.count - written, off_t(written))
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return }
-                written += count
-            }
-        }
-        _ = ftruncate(fd, off_t(written))
     }
 
     private static var encoder: JSONEncoder {
@@ -160,3 +120,81 @@ public struct LockedStateFile<State: Codable & Sendable>: Sendable {
 
 /// Encoded states of `LockedStateFile`s that live in memory (or whose file cannot be used), by key.
 private let memoryStore = Locked<[String: Data]>([:])
+
+/// `flock(2)`-locked file access shared by the state files and the stats log.
+enum LockedFile {
+    /// Opens and locks `url`; nil when the file cannot be used. Writers (`exclusive`, or `create`)
+    /// create the file and its directory if needed; readers never create anything.
+    static func openLocked(_ url: URL, exclusive: Bool, create: Bool = false, append: Bool = false) -> Int32? {
+        let path = url.path
+        let writes = exclusive || create
+        let flags = writes ? O_RDWR | O_CREAT | O_CLOEXEC | (append ? O_APPEND : 0) : O_RDONLY | O_CLOEXEC
+        var fd = open(path, flags, 0o644)
+        if writes, fd < 0, errno == ENOENT {
+            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            fd = open(path, flags, 0o644)
+        }
+        guard fd >= 0 else { return nil }
+        while flock(fd, exclusive ? LOCK_EX : LOCK_SH) != 0 {
+            if errno != EINTR {
+                close(fd)
+                return nil
+            }
+        }
+        return fd
+    }
+
+    static func unlockAndClose(_ fd: Int32) {
+        _ = flock(fd, LOCK_UN)
+        close(fd)
+    }
+
+    static func readAll(_ fd: Int32) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        var offset: off_t = 0
+        while true {
+            let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, offset) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            data.append(contentsOf: buffer[0..<count])
+            offset += off_t(count)
+        }
+        return data
+    }
+
+    /// Makes `data` the whole file.
+    static func replaceContents(_ fd: Int32, with data: Data) {
+        var written = 0
+        data.withUnsafeBytes { bytes in
+            while written < bytes.count {
+                let count = pwrite(fd, bytes.baseAddress.map { $0 + written }, bytes.count - written, off_t(written))
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return }
+                written += count
+            }
+        }
+        _ = ftruncate(fd, off_t(written))
+    }
+
+    /// Writes all of `data` at the end of a file opened for appending; false when that failed.
+    static func append(_ fd: Int32, _ data: Data) -> Bool {
+        var written = 0
+        data.withUnsafeBytes { bytes in
+            while written < bytes.count {
+                let count = write(fd, bytes.baseAddress.map { $0 + written }, bytes.count - written)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return }
+                written += count
+            }
+        }
+        return written == data.count
+    }
+
+    /// The file's size in bytes.
+    static func size(_ fd: Int32) -> Int? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+}

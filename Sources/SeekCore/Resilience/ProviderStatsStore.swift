@@ -57,23 +57,30 @@ public struct ProviderStatsSummary: Sendable, Hashable {
     }
 }
 
-/// Per-provider outcomes of recent calls, in a locked JSON file under the cache directory
-/// (`stats.json`), so every `seek` process adds to the same window.
+/// Per-provider outcomes of recent calls, in an append-only JSON Lines file under the cache directory
+/// (`stats.jsonl`), so every `seek` process adds to the same window.
+///
+/// Recording is on every provider call's path, so it costs one line: a single `O_APPEND` write under
+/// a shared `flock`, whatever the window holds (concurrent appends never interleave). Once the file
+/// passes `compactionBytes`, the writer that notices rewrites it under an exclusive lock, keeping each
+/// provider's last `window` calls. A line that does not parse (cut short by a crash) is skipped: stats
+/// are advisory. When the file cannot be used, the calls are kept in this store's memory instead.
 public struct ProviderStatsStore: Sendable {
     /// How many recent calls are kept per provider.
     public let window: Int
-    private let file: LockedStateFile<[String: [ProviderCallRecord]]>
+    /// The log file; nil keeps the calls in memory only.
+    public let url: URL?
+    /// The file size past which a writer compacts it.
+    public let compactionBytes: Int
     private let now: @Sendable () -> Date
+    private let memory = Locked<[String: [ProviderCallRecord]]>([:])
 
-    public init(file: LockedStateFile<[String: [ProviderCallRecord]]>, window: Int = 100, now: @escaping @Sendable () -> Date = { Date() }) {
-        self.file = file
+    /// A store in the file at `url` (its directory is created on first use), or in memory when nil.
+    public init(url: URL?, window: Int = 100, compactionBytes: Int = 256 * 1024, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.url = url
         self.window = max(1, window)
+        self.compactionBytes = max(1024, compactionBytes)
         self.now = now
-    }
-
-    /// A store in the file at `url`.
-    public init(url: URL, window: Int = 100, now: @escaping @Sendable () -> Date = { Date() }) {
-        self.init(file: LockedStateFile(url: url, empty: [:]), window: window, now: now)
     }
 
     /// Records one call's outcome.
@@ -82,16 +89,24 @@ public struct ProviderStatsStore: Sendable {
         let record = ProviderCallRecord(
             at: now(), status: status, elapsedMs: Int((elapsed.seconds * 1000).rounded()), count: count, error: text)
         let window = self.window
-        file.update { state in
-            var calls = state[provider] ?? []
-            calls.append(record)
-            if calls.count > window { calls.removeFirst(calls.count - window) }
-            state[provider] = calls
+        if let url, let size = StatsLog.append(Self.line(provider: provider, record), to: url) {
+            if size > compactionBytes { StatsLog.compact(url) { Self.compacted($0, window: window) } }
+            return
+        }
+        memory.withLock { state in
+            state[provider, default: []].append(record)
+            if let calls = state[provider], calls.count > window { state[provider] = Array(calls.suffix(window)) }
         }
     }
 
-    /// Every provider's recorded calls, oldest first.
-    public func records() -> [String: [ProviderCallRecord]] { file.read() }
+    /// Every provider's recorded calls (the last `window` of each), oldest first.
+    public func records() -> [String: [ProviderCallRecord]] {
+        var records = url.flatMap(StatsLog.read).map { Self.parse($0, window: window) } ?? [:]
+        for (provider, calls) in memory.withLock({ $0 }) {
+            records[provider] = Array((records[provider, default: []] + calls).suffix(window))
+        }
+        return records
+    }
 
     /// The summary of one provider's recent calls.
     public func summary(for provider: String) -> ProviderStatsSummary {
@@ -99,10 +114,92 @@ public struct ProviderStatsStore: Sendable {
     }
 
     /// Forgets every recorded call.
-    public func clear() { file.reset() }
+    public func clear() {
+        if let url { StatsLog.compact(url) { _ in Data() } }
+        memory.withLock { $0 = [:] }
+    }
+
+    // MARK: Lines
+
+    /// One call as a JSON line: `{"provider":…,"at":<Unix seconds>,"status":…,"elapsedMs":…,"count":…,"error":…}`.
+    static func line(provider: String, _ record: ProviderCallRecord) -> String {
+        var writer = JSONWriter()
+        writer.object { writer in
+            writer.field("provider", provider)
+            writer.field("at", record.at.timeIntervalSince1970)
+            writer.field("status", record.status.rawValue)
+            writer.field("elapsedMs", record.elapsedMs)
+            writer.field("count", record.count)
+            writer.field("error", record.error)
+        }
+        return writer.text + "\n"
+    }
+
+    /// The last `window` calls per provider in `log`, skipping lines that do not parse.
+    static func parse(_ log: Data, window: Int) -> [String: [ProviderCallRecord]] {
+        var records: [String: [ProviderCallRecord]] = [:]
+        for line in log.split(separator: UInt8(ascii: "\n")) {
+            guard let value = try? JSONValue(parsing: Data(line)),
+                  case .string(let provider)? = value["provider"],
+                  let at = value["at"]?.doubleValue,
+                  let status = value["status"]?.stringValue.flatMap(ProviderStatus.init(rawValue:)),
+                  let elapsed = value["elapsedMs"]?.intValue,
+                  let count = value["count"]?.intValue
+            else { continue }
+            let error: String? = if case .string(let text)? = value["error"] { text } else { nil }
+            records[provider, default: []].append(ProviderCallRecord(
+                at: Date(timeIntervalSince1970: at), status: status, elapsedMs: elapsed, count: count, error: error))
+        }
+        return records.mapValues { Array($0.suffix(window)) }
+    }
+
+    /// `log` with only the last `window` calls of each provider, in their original order.
+    static func compacted(_ log: Data, window: Int) -> Data {
+        let lines = log.split(separator: UInt8(ascii: "\n"))
+        var kept: [Int] = []
+        var seen: [String: Int] = [:]
+        for (index, line) in lines.enumerated().reversed() {
+            guard let value = try? JSONValue(parsing: Data(line)), case .string(let provider)? = value["provider"] else { continue }
+            let count = seen[provider, default: 0]
+            guard count < window else { continue }
+            seen[provider] = count + 1
+            kept.append(index)
+        }
+        var result = Data()
+        for index in kept.reversed() {
+            result.append(contentsOf: lines[index])
+            result.append(UInt8(ascii: "\n"))
+        }
+        return result
+    }
 
     private static func shorten(_ text: String) -> String {
         let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
         return line.count > 200 ? String(line.prefix(200)) + "…" : line
+    }
+}
+
+/// The stats file's locked appends, reads and rewrites.
+enum StatsLog {
+    /// Appends `line`; the file's size after it, or nil when the file cannot be used.
+    static func append(_ line: String, to url: URL) -> Int? {
+        guard let fd = LockedFile.openLocked(url, exclusive: false, create: true, append: true) else { return nil }
+        defer { LockedFile.unlockAndClose(fd) }
+        guard LockedFile.append(fd, Data(line.utf8)) else { return nil }
+        return LockedFile.size(fd)
+    }
+
+    /// The whole log; nil when there is none.
+    static func read(_ url: URL) -> Data? {
+        guard let fd = LockedFile.openLocked(url, exclusive: false) else { return nil }
+        defer { LockedFile.unlockAndClose(fd) }
+        return LockedFile.readAll(fd)
+    }
+
+    /// Rewrites the log as `transform` makes it, holding every other reader and writer off meanwhile.
+    static func compact(_ url: URL, _ transform: (Data) -> Data) {
+        guard let fd = LockedFile.openLocked(url, exclusive: true) else { return }
+        defer { LockedFile.unlockAndClose(fd) }
+        LockedFile.replaceContents(fd, with: transform(LockedFile.readAll(fd)))
     }
 }
