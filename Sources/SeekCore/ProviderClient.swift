@@ -80,7 +80,7 @@ public struct ProviderClient: Sendable {
         do {
             return try JSONValue(parsing: response.body)
         } catch {
-            throw SeekError(.undecodable, provider: provider, detail: body("malformed JSON: \(error)", response))
+            throw scrub(SeekError(.undecodable, provider: provider, detail: body("malformed JSON: \(error)", response)))
         }
     }
 

@@ -74,14 +74,11 @@ public struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable {
         }
     }
 
-    /// Makes the state empty again. The file is kept (rewritten under the lock), so a process that
+    /// Makes the state empty again. The file is kept (emptied under the lock), so a process that
     /// has it open keeps sharing it.
     public func reset() {
-        if let url, let fd = LockedFile.openLocked(url, exclusive: true) {
-            // An empty file reads as the empty state.
-            LockedFile.replaceContents(fd, with: Data())
-            LockedFile.unlockAndClose(fd)
-        }
+        let empty = self.empty
+        update { $0 = empty }
         memoryStore.withLock { $0[memoryKey] = nil }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One provider call as the stats remember it.
-public struct ProviderCallRecord: Codable, Sendable, Hashable {
+public struct ProviderCallRecord: Sendable, Hashable {
     public var at: Date
     public var status: ProviderStatus
     public var elapsedMs: Int
@@ -153,24 +153,10 @@ public struct ProviderStatsStore: Sendable {
         return records.mapValues { Array($0.suffix(window)) }
     }
 
-    /// `log` with only the last `window` calls of each provider, in their original order.
+    /// `log` with only the last `window` calls of each provider (damaged lines dropped), oldest first.
     static func compacted(_ log: Data, window: Int) -> Data {
-        let lines = log.split(separator: UInt8(ascii: "\n"))
-        var kept: [Int] = []
-        var seen: [String: Int] = [:]
-        for (index, line) in lines.enumerated().reversed() {
-            guard let value = try? JSONValue(parsing: Data(line)), case .string(let provider)? = value["provider"] else { continue }
-            let count = seen[provider, default: 0]
-            guard count < window else { continue }
-            seen[provider] = count + 1
-            kept.append(index)
-        }
-        var result = Data()
-        for index in kept.reversed() {
-            result.append(contentsOf: lines[index])
-            result.append(UInt8(ascii: "\n"))
-        }
-        return result
+        let calls = parse(log, window: window).flatMap { provider, records in records.map { (provider, $0) } }
+        return Data(calls.sorted { $0.1.at < $1.1.at }.map { line(provider: $0.0, $0.1) }.joined().utf8)
     }
 
     private static func shorten(_ text: String) -> String {
