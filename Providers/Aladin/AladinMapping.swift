@@ -70,11 +70,11 @@ enum AladinMapping {
     static func titles(_ full: String, subTitle: String?) -> (String, String?) {
         let subTitle = subTitle.flatMap(nonEmpty)
         if let subTitle, full.hasSuffix(" - " + subTitle) {
-            return (String(full.dropLast(subTitle.count + 3)).trimmingCharacters(in: .whitespaces), subTitle)
+            return (String(full.dropLast(subTitle.count + 3)).trimmed(), subTitle)
         }
         if let range = full.range(of: " - ") {
-            let title = full[..<range.lowerBound].trimmingCharacters(in: .whitespaces)
-            let rest = full[range.upperBound...].trimmingCharacters(in: .whitespaces)
+            let title = full[..<range.lowerBound].trimmed()
+            let rest = full[range.upperBound...].trimmed()
             if !title.isEmpty, !rest.isEmpty { return (title, rest) }
         }
         return (full, subTitle)
@@ -88,7 +88,7 @@ enum AladinMapping {
         var result: [Contributor] = []
         var pending: [String] = []
         for segment in splitOutsideParentheses(line) {
-            let part = segment.trimmingCharacters(in: .whitespaces)
+            let part = segment.trimmed()
             guard !part.isEmpty else { continue }
             if let (name, role) = splitRole(part) {
                 if !name.isEmpty { pending.append(name) }
@@ -108,13 +108,13 @@ enum AladinMapping {
         if part.hasSuffix(")"), let open = part.lastIndex(of: "("), open > part.startIndex,
            part[part.index(before: open)].isWhitespace
         {
-            let role = part[part.index(after: open)..<part.index(before: part.endIndex)].trimmingCharacters(in: .whitespaces)
+            let role = part[part.index(after: open)..<part.index(before: part.endIndex)].trimmed()
             guard isRole(role) else { return nil }
-            return (part[..<open].trimmingCharacters(in: .whitespaces), role)
+            return (part[..<open].trimmed(), role)
         }
         if let space = part.lastIndex(of: " ") {
             let word = String(part[part.index(after: space)...])
-            let name = part[..<space].trimmingCharacters(in: .whitespaces)
+            let name = part[..<space].trimmed()
             if trailingRoles.contains(word), !name.isEmpty { return (name, word) }
         }
         return nil
@@ -154,7 +154,7 @@ enum AladinMapping {
     /// `"국내도서>소설/시/희곡>영미소설"` without the mall root: `["소설/시/희곡", "영미소설"]`.
     static func subjects(_ category: String?) -> [String] {
         guard let category else { return [] }
-        let parts = category.split(separator: ">").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let parts = category.split(separator: ">").map { $0.trimmed() }.filter { !$0.isEmpty }
         return Array(parts.dropFirst())
     }
 
@@ -197,12 +197,12 @@ enum AladinMapping {
     static func decoded(_ text: String) -> String { HTMLEntities.decode(text) }
 
     static func nonEmpty(_ text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmed()
         return trimmed.isEmpty ? nil : trimmed
     }
 
     static func digits(_ text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmed()
         return !trimmed.isEmpty && trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) ? trimmed : nil
     }
 
@@ -212,7 +212,7 @@ enum AladinMapping {
     }
 
     static func webURL(_ text: String) -> URL? {
-        guard let url = URL(string: text.trimmingCharacters(in: .whitespaces)),
+        guard let url = URL(string: text.trimmed()),
               let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
         else { return nil }
         return url

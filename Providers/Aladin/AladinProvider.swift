@@ -30,7 +30,7 @@ public struct AladinProvider: SearchProvider {
         baseURL: URL, apiKey: String?, transport: any HTTPTransport,
         timeout: Duration = .seconds(10), weight: Double = 1
     ) {
-        let key = apiKey?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let key = apiKey?.trimmed()
         let cleanedKey = (key?.isEmpty ?? true) ? nil : key
         self.baseURL = baseURL
         self.apiKey = cleanedKey
@@ -66,7 +66,7 @@ public struct AladinProvider: SearchProvider {
     /// Searches books by keyword. Aladin pages by page number: the cursor, when set, is the next page number.
     public func search(_ request: SearchRequest) async throws -> SearchPage {
         let key = try requireKey()
-        let query = request.query.trimmingCharacters(in: .whitespacesAndNewlines)
+        let query = request.query.trimmed()
         guard !query.isEmpty else {
             throw SeekError(.invalidInput, provider: Self.id, detail: "the search text is empty")
         }

@@ -17,7 +17,7 @@ enum HTMLEntities {
     static let maxReferenceLength = 10
 
     static func decode(_ text: String) -> String {
-        guard text.contains("&") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         var index = text.startIndex

@@ -74,7 +74,7 @@ enum GiphyMapping {
         if let slug, slug != id {
             var words = slug
             if words.hasSuffix("-" + id) { words.removeLast(id.count + 1) }
-            let readable = words.replacingOccurrences(of: "-", with: " ").trimmingCharacters(in: .whitespaces)
+            let readable = words.replacingAll("-", with: " ").trimmed()
             if !readable.isEmpty { return readable }
         }
         return id
@@ -127,7 +127,7 @@ enum GiphyMapping {
     }
 
     static func nonEmpty(_ text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmed()
         return trimmed.isEmpty ? nil : trimmed
     }
 
@@ -139,7 +139,7 @@ enum GiphyMapping {
 
     /// An absolute http(s) URL, or nil.
     static func webURL(_ text: String) -> URL? {
-        guard let url = URL(string: text.trimmingCharacters(in: .whitespaces)),
+        guard let url = URL(string: text.trimmed()),
               let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
         else { return nil }
         return url

@@ -36,9 +36,9 @@ public struct GiphyProvider: SearchProvider {
         baseURL: URL, apiKey: String?, transport: any HTTPTransport, rating: String? = nil,
         timeout: Duration = .seconds(10), weight: Double = 1
     ) {
-        let key = apiKey?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let key = apiKey?.trimmed()
         let cleanedKey = (key?.isEmpty ?? true) ? nil : key
-        let cleanedRating = rating?.trimmingCharacters(in: .whitespaces).lowercased()
+        let cleanedRating = rating?.trimmed().lowercased()
         self.baseURL = baseURL
         self.apiKey = cleanedKey
         self.rating = (cleanedRating?.isEmpty ?? true) ? nil : cleanedRating
@@ -82,7 +82,7 @@ public struct GiphyProvider: SearchProvider {
 
     public func search(_ request: SearchRequest) async throws -> SearchPage {
         let key = try requireKey()
-        let query = request.query.trimmingCharacters(in: .whitespacesAndNewlines)
+        let query = request.query.trimmed()
         guard !query.isEmpty else {
             throw SeekError(.invalidInput, provider: Self.id, detail: "the search text is empty")
         }
@@ -117,7 +117,7 @@ public struct GiphyProvider: SearchProvider {
 
     public func suggest(_ prefix: String, limit: Int) async throws -> [String] {
         let key = try requireKey()
-        let term = prefix.trimmingCharacters(in: .whitespacesAndNewlines)
+        let term = prefix.trimmed()
         guard !term.isEmpty else { return [] }
         guard term.count <= Self.maxQueryLength else {
             throw SeekError(
@@ -130,7 +130,7 @@ public struct GiphyProvider: SearchProvider {
         ])
         var names: [String] = []
         for entry in envelope.list {
-            guard let name = entry["name"]?.stringValue?.trimmingCharacters(in: .whitespaces), !name.isEmpty,
+            guard let name = entry["name"]?.stringValue?.trimmed(), !name.isEmpty,
                   !names.contains(name)
             else { continue }
             names.append(name)
@@ -227,7 +227,7 @@ public struct GiphyProvider: SearchProvider {
 
     /// A two-letter language code for `lang`, or nil.
     private static func language(_ code: String?) -> String? {
-        guard let code = code?.trimmingCharacters(in: .whitespaces).lowercased(), code.count == 2,
+        guard let code = code?.trimmed().lowercased(), code.count == 2,
               code.allSatisfy({ $0.isASCII && $0.isLetter })
         else { return nil }
         return code

@@ -1,4 +1,5 @@
 import Foundation
+import SeekCore
 
 /// An Open Library id (`OL27448W`, `OL7353617M`, `OL26320A`) and the kind of record it names.
 struct OpenLibraryID: Hashable, Sendable {
@@ -33,7 +34,7 @@ struct OpenLibraryID: Hashable, Sendable {
     /// Parses a bare id (`OL27448W`, as in 2013 search data) or a key path (`/works/OL27448W`),
     /// accepting only the given kinds; nil for anything else (`ia:…` keys, other paths, junk).
     init?(parsing text: String, kinds: Set<Kind>) {
-        var candidate = Substring(text.trimmingCharacters(in: .whitespaces))
+        var candidate = Substring(text.trimmed())
         if let slash = candidate.lastIndex(of: "/") {
             candidate = candidate[candidate.index(after: slash)...]
         }
@@ -56,7 +57,7 @@ extension Array where Element == String {
         var seen = Set<String>()
         var result: [String] = []
         for raw in self {
-            let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = raw.trimmed()
             guard !text.isEmpty, seen.insert(text.lowercased()).inserted else { continue }
             result.append(text)
         }

@@ -5,30 +5,27 @@ import SeekCore
 // model here reads each field on its own: a field of an unexpected type is dropped, never fatal.
 
 /// The `/search.json` envelope: `numFound` or `num_found` (either may be missing), `docs`, and an
-/// `error` that replaces results when the search backend failed.
-struct OpenLibrarySearchEnvelope: Decodable {
+/// `error` that replaces results when the search backend failed. Read from the parsed body
+/// (`JSONValue`), which costs a fraction of a `Decoder` pass over the same lenient fields.
+struct OpenLibrarySearchEnvelope {
     var numFound: Int?
     /// Nil when the body has no `docs` list at all (then it is not a search response).
     var docs: [OpenLibrarySearchDoc]?
     /// The backend's failure (`solr_request_failed`), when it reported one.
     var error: String?
 
-    private enum CodingKeys: String, CodingKey {
-        case numFound, num_found, docs, error
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        numFound = container.lenient(Int.self, .numFound) ?? container.lenient(Int.self, .num_found)
-        docs = container.lenient(LossyArray<OpenLibrarySearchDoc>.self, .docs)?.elements
-        if let value = container.lenient(JSONValue.self, .error), value != .null {
+    init(_ body: JSONValue) {
+        numFound = body["numFound"]?.wholeNumber ?? body["num_found"]?.wholeNumber
+        // Entries that are not objects are skipped, not fatal.
+        docs = body["docs"]?.arrayValue?.compactMap(OpenLibrarySearchDoc.init)
+        if let value = body["error"], value != .null {
             error = value.stringValue ?? "unspecified error"
         }
     }
 }
 
 /// One work (or, for orphaned editions, one edition) in a search response.
-struct OpenLibrarySearchDoc: Decodable {
+struct OpenLibrarySearchDoc {
     var key: String?
     var title: String?
     var subtitle: String?
@@ -37,23 +34,31 @@ struct OpenLibrarySearchDoc: Decodable {
     var coverID: Int?
     var isbns: [String]
 
-    private enum CodingKeys: String, CodingKey {
-        case key, title, subtitle
-        case authorNames = "author_name"
-        case firstPublishYear = "first_publish_year"
-        case coverID = "cover_i"
-        case isbns = "isbn"
+    /// Nil when `doc` is not an object; a field of an unexpected type reads as missing.
+    init?(_ doc: JSONValue) {
+        guard doc.objectValue != nil else { return nil }
+        key = doc["key"]?.text
+        title = doc["title"]?.text
+        subtitle = doc["subtitle"]?.text
+        authorNames = doc["author_name"]?.arrayValue?.compactMap(\.text) ?? []
+        firstPublishYear = doc["first_publish_year"]?.wholeNumber
+        coverID = doc["cover_i"]?.wholeNumber
+        isbns = doc["isbn"]?.arrayValue?.compactMap(\.text) ?? []
+    }
+}
+
+private extension JSONValue {
+    /// A JSON string, else nil: like the `Decodable` records below, a field of another type
+    /// counts as missing rather than being converted.
+    var text: String? {
+        if case .string(let value) = self { return value }
+        return nil
     }
 
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        key = container.lenient(String.self, .key)
-        title = container.lenient(String.self, .title)
-        subtitle = container.lenient(String.self, .subtitle)
-        authorNames = container.lenientList(String.self, .authorNames)
-        firstPublishYear = container.lenient(Int.self, .firstPublishYear)
-        coverID = container.lenient(Int.self, .coverID)
-        isbns = container.lenientList(String.self, .isbns)
+    /// A JSON number without a fraction, else nil.
+    var wholeNumber: Int? {
+        guard case .number(let value) = self, value == value.rounded(), abs(value) < 9e15 else { return nil }
+        return Int(value)
     }
 }
 
@@ -137,7 +142,7 @@ struct OpenLibraryRecord: Decodable {
 
     /// An author's name as shown: `name`, else `personal_name`.
     var displayName: String? {
-        [name, personalName].lazy.compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }
+        [name, personalName].lazy.compactMap { $0?.trimmed() }
             .first { !$0.isEmpty }
     }
 }

@@ -62,7 +62,7 @@ public struct OpenLibraryProvider: SearchProvider {
     // MARK: Search
 
     public func search(_ request: SearchRequest) async throws -> SearchPage {
-        let query = request.query.trimmingCharacters(in: .whitespacesAndNewlines)
+        let query = request.query.trimmed()
         guard !query.isEmpty else { throw error(.invalidInput, "the search query is empty") }
         let limit = min(request.limit, Self.maxLimit)
         let url = baseURL.appending(path: "/search.json", query: [
@@ -75,7 +75,7 @@ public struct OpenLibraryProvider: SearchProvider {
         let response = try await client.fetch(url)
         if response.status == 422 { throw rejectedQuery(response) }
         try client.check(response, url: url)
-        let envelope = try client.decode(OpenLibrarySearchEnvelope.self, from: response)
+        let envelope = OpenLibrarySearchEnvelope(try client.decodeJSON(from: response))
         if let failure = envelope.error {
             throw error(.undecodable, client.body("the search failed on the server (\(failure)) and sent no results", response))
         }
@@ -165,7 +165,7 @@ public struct OpenLibraryProvider: SearchProvider {
             subtitle: Self.nonEmpty(record.subtitle), creators: authors, year: record.publishDate?.firstYear,
             identifiers: identifiers, images: images(coverID: record.covers.first { $0 > 0 }),
             url: baseURL.appending(path: olid.path, query: []))
-        let others = record.contributors.filter { !$0.name.trimmingCharacters(in: .whitespaces).isEmpty }
+        let others = record.contributors.filter { !$0.name.trimmed().isEmpty }
         return ItemDetail(
             item: item, description: Self.nonEmpty(record.description),
             contributors: authors.map { Contributor(name: $0, role: "author") } + others,
@@ -255,8 +255,9 @@ public struct OpenLibraryProvider: SearchProvider {
     func images(coverID: Int?) -> [ImageSize: ImageReference] {
         guard let coverID, coverID > 0 else { return [:] }
         var images: [ImageSize: ImageReference] = [:]
+        let stem = coversURL.appending(path: "/b/id/\(coverID)", query: []).absoluteString
         for (size, suffix) in [(ImageSize.small, "-S"), (.medium, "-M"), (.large, "-L"), (.original, "")] {
-            let url = coversURL.appending(path: "/b/id/\(coverID)\(suffix).jpg", query: [("default", "false")])
+            guard let url = URL(string: "\(stem)\(suffix).jpg?default=false") else { continue }
             images[size] = ImageReference(url: url, size: size)
         }
         return images
@@ -269,7 +270,7 @@ public struct OpenLibraryProvider: SearchProvider {
     }
 
     private static func nonEmpty(_ text: String?) -> String? {
-        guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        guard let trimmed = text?.trimmed(), !trimmed.isEmpty else { return nil }
         return trimmed
     }
 

@@ -47,8 +47,24 @@ public struct CLIContext: Sendable {
     }
 
     @TaskLocal public static var current = CLIContext(
-        environment: ProcessInfo.processInfo.environment, stdout: FileDescriptorSink.standardOutput,
+        environment: processEnvironment(), stdout: FileDescriptorSink.standardOutput,
         stderr: FileDescriptorSink.standardError)
+
+    /// The process's environment variables (the first of a repeated name, as `getenv` reads them).
+    /// Read from `environ` directly: `ProcessInfo` builds its whole process-info object on first
+    /// use, half a millisecond of every start.
+    public static func processEnvironment() -> [String: String] {
+        var variables: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let separator = text.firstIndex(of: "="), variables[String(text[..<separator])] == nil {
+                variables[String(text[..<separator])] = String(text[text.index(after: separator)...])
+            }
+            entry += 1
+        }
+        return variables
+    }
 
     func out(_ line: String) { stdout.write(line + "\n") }
     func err(_ line: String) { stderr.write(line + "\n") }

@@ -37,9 +37,10 @@ public enum CompositionRoot {
         let coded = builtInProviders + extraProviders
         // Providers the config file declares ("jsonProviders"), validated here: a mistake is exit 64.
         let declared = try JSONDeclaredProvider.factories(settings: settings, reservedIDs: Set(coded.map(\.id)))
-        let providers = try (coded + declared).map { factory in
+        let providers = try (coded + declared).enumerated().map { position, factory in
             let calls = try resilience.transport(for: factory.id, base: transport)
-            return userState.wrap(try resilience.wrap(factory.make(ProviderEnvironment(settings: settings, transport: calls))))
+            let made = try resilience.wrap(factory.make(ProviderEnvironment(settings: settings, transport: calls)))
+            return userState.wrap(made, position: position)
         }
         let registry = try ProviderRegistry(providers)
         var builder = ContainerBuilder()
@@ -58,10 +59,12 @@ public enum CompositionRoot {
 }
 
 /// A running session: the container plus the transport to shut down at the end.
-struct Session {
+struct Session: Sendable {
     let container: Container
     let transport: AsyncHTTPTransport
     let context: CLIContext
+    /// The end of the session, once started: the history written while the connections close.
+    private let ending = Locked<Task<Void, Never>?>(nil)
 
     var registry: ProviderRegistry { get throws { try container.resolve(ProvidersKey.self) } }
     var engine: SearchEngine { get throws { try container.resolve(EngineKey.self) } }
@@ -96,11 +99,25 @@ struct Session {
         }
     }
 
-    /// Records the session's searches in the history while the transport closes its connections.
+    /// Starts the end of the session, once: its searches recorded in the history while the transport
+    /// closes its connections. A command that is done with the network calls this before printing,
+    /// so that both overlap the output; the session's end waits for it either way.
+    @discardableResult
+    func beginEnding() -> Task<Void, Never> {
+        ending.withLock { ending in
+            if let ending { return ending }
+            let started = Task { [self] in
+                async let closed: Void? = try? transport.shutdown()
+                await recordSearches()
+                _ = await closed
+            }
+            ending = started
+            return started
+        }
+    }
+
     private func finish() async {
-        async let closed: Void? = try? transport.shutdown()
-        await recordSearches()
-        _ = await closed
+        await beginEnding().value
     }
 
     /// Provider ids selected by a flag, else SEEK_PROVIDERS / config `providers` list; nil means all.
@@ -109,7 +126,7 @@ struct Session {
         let raw = flag ?? settings.string("SEEK_PROVIDERS") ?? settings.file["defaultProviders"]?.arrayValue?
             .compactMap(\.stringValue).joined(separator: ",")
         guard let raw, !raw.isEmpty else { return (nil, false) }
-        let ids = raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let ids = raw.split(separator: ",").map { $0.trimmed().lowercased() }
             .filter { !$0.isEmpty }
         let registry = try self.registry
         for id in ids where registry.provider(id) == nil {

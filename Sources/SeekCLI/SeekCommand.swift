@@ -4,8 +4,10 @@ import SeekCore
 
 /// `seek`: one search over several sources.
 public struct SeekCommand: AsyncParsableCommand {
+    static let name = "seek"
+
     public static let configuration = CommandConfiguration(
-        commandName: "seek",
+        commandName: name,
         abstract: "Search several sources at once and print one merged, ranked list.",
         version: SeekVersion.current,
         subcommands: [
@@ -16,26 +18,56 @@ public struct SeekCommand: AsyncParsableCommand {
     )
 
     public init() {}
+
+    /// Parses a command line. The commands that call providers parse as roots of their own when
+    /// named first (their configurations name `seek` as the super-command, so help and errors read
+    /// the same): that skips the rest of the command tree and the root's check for
+    /// `--generate-completion-script`, about 1.5 ms of every search. Help, the root's own flags and
+    /// any command line that does not parse take the long way, so what they print is the whole tree's.
+    static func parse(commandLine arguments: [String]) throws -> any ParsableCommand {
+        let rootOnly = arguments.contains {
+            ["--version", "--help", "-h"].contains($0) || $0.hasPrefix("--generate-completion-script")
+                || $0.hasPrefix("--experimental")
+        }
+        if !rootOnly, let command = providerCommand(arguments) {
+            if let parsed = try? command.parseAsRoot(Array(arguments.dropFirst())) { return parsed }
+        }
+        return try parseAsRoot(arguments)
+    }
+
+    /// The command that calls providers named first on the command line, if one is.
+    static func providerCommand(_ arguments: [String]) -> (any ParsableCommand.Type)? {
+        guard let name = arguments.first else { return nil }
+        return configuration.subcommands.first {
+            $0.configuration.commandName == name && $0.configuration._superCommandName == Self.name
+        }
+    }
 }
 
 /// Runs `seek` in-process: parses `arguments`, runs the command, and returns the exit code.
 public enum SeekMain {
     /// Entry point for `seek` and for executables that add providers (`seek-itbook`).
     public static func main(extraProviders: [ProviderFactory] = []) async -> Never {
-        // The event loops start on the other core while the arguments are parsed (a search waits for them).
-        Task.detached(priority: .high) { AsyncHTTPTransport.startEventLoops() }
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // While the arguments are parsed, the other core starts the event loops and, for a command
+        // that calls providers, pays the first request's one-time set-up on loopback.
+        let callsProviders = SeekCommand.providerCommand(arguments) != nil
+        Task.detached(priority: .high) {
+            if callsProviders { await AsyncHTTPTransport.warmUp() } else { AsyncHTTPTransport.startEventLoops() }
+        }
+        let environment = CLIContext.processEnvironment()
         let context = CLIContext(
-            environment: ProcessInfo.processInfo.environment, stdout: FileDescriptorSink.standardOutput,
+            environment: environment, stdout: FileDescriptorSink.standardOutput,
             stderr: FileDescriptorSink.standardError, extraProviders: extraProviders,
             isTerminal: isatty(STDERR_FILENO) == 1)
-        let code = await run(arguments: Array(CommandLine.arguments.dropFirst()), context: context)
+        let code = await run(arguments: arguments, context: context)
         exit(code)
     }
 
     public static func run(arguments: [String], context: CLIContext) async -> Int32 {
         await CLIContext.$current.withValue(context) {
             do {
-                var command = try SeekCommand.parseAsRoot(arguments)
+                var command = try SeekCommand.parse(commandLine: arguments)
                 // `--no-cache` and `--timeout` reach the composition root (UserState.swift).
                 try await CommandScope.run(command, context: context) {
                     if var asyncCommand = command as? any AsyncParsableCommand {

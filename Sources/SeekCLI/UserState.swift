@@ -18,10 +18,13 @@ struct UserState: Sendable {
     let history: any HistoryStore
     let cache: any ResponseCache
     let policy: CachePolicy
-    /// The searches this process ran, recorded into the history when the session ends.
+    /// The searches this process ran: recorded into the history while the providers answer, and
+    /// again when the session ends if a provider joined a search after that.
     let searches = SearchLog()
     private let report: @Sendable (CacheEvent) -> Void
     private let settings: Settings
+    /// The recording started by the process's first search, which the session's end waits for.
+    private let earlyRecording = Locked<Task<Void, Never>?>(nil)
 
     init(settings: Settings, context: CLIContext) throws {
         self.settings = settings
@@ -43,24 +46,42 @@ struct UserState: Sendable {
         }
     }
 
-    /// `provider` behind the response cache (unless both TTLs are 0), with its searches logged for the history.
-    func wrap(_ provider: any SearchProvider) -> any SearchProvider {
+    /// `provider` behind the response cache (unless both TTLs are 0), with its searches logged for the
+    /// history; `position` is its place in the registry, the order the history lists providers in.
+    func wrap(_ provider: any SearchProvider, position: Int) -> any SearchProvider {
         let cached = policy.isEnabled
             ? CachingProvider(
                 wrapping: provider, cache: cache, policy: policy,
                 staleAfter: CommandScope.staleAfter(provider, settings: settings), report: report)
             : provider
-        return SearchLoggingProvider(upstream: cached, log: searches, database: database)
+        return SearchLoggingProvider(upstream: cached, log: searches, position: position) { [self] in
+            // The process's first search opens the database and records itself while the providers
+            // answer, so the end of the command pays for neither. The session's end cancels a pass
+            // that has not started yet and records by itself.
+            earlyRecording.withLock { recording in
+                recording = WhileProvidersAnswer.run { await self.record(reportingTo: nil) }
+            }
+        }
     }
 
-    /// Records this process's searches in the history; a failure is a warning, never the command's result.
-    func recordSearches(order: [String], context: CLIContext) async {
+    /// Records the searches not yet in the history; a failure is a warning, never the command's result.
+    func recordSearches(context: CLIContext) async {
+        let early = earlyRecording.withLock { $0 }
+        early?.cancel()
+        await early?.value
+        await record(reportingTo: context)
+    }
+
+    /// Records what the log has not recorded yet. A failure puts it back for the next pass and is
+    /// reported to `context`, if given (the early pass stays silent: the session's end retries).
+    private func record(reportingTo context: CLIContext?) async {
         guard history.limit > 0 else { return }
-        for search in searches.drain(order: order) {
+        for search in searches.unrecorded() {
             do {
-                try await history.record(search)
+                try await history.record(search.entry)
             } catch {
-                context.err("seek: warning: could not record the search in the history: \(error)")
+                searches.markUnrecorded(search)
+                context?.err("seek: warning: could not record the search in the history: \(error)")
                 return
             }
         }
@@ -72,47 +93,72 @@ extension Session {
 
     /// Called as the session ends: puts the searches it ran into the history.
     func recordSearches() async {
-        guard let state = try? userState, let registry = try? registry else { return }
-        await state.recordSearches(order: registry.ids, context: context)
+        guard let state = try? userState else { return }
+        await state.recordSearches(context: context)
     }
 }
 
-/// The searches one process ran: each distinct query once, with every provider it was sent to.
+/// The searches one process ran: each query once, with every provider it was sent to.
 final class SearchLog: Sendable {
+    /// A search as recorded: its history entry and the version of it that was taken.
+    struct Snapshot {
+        var entry: SearchHistoryEntry
+        fileprivate var query: String
+        fileprivate var version: Int
+    }
+
     private struct Search {
-        var key: String
         var query: String
-        var providers: [String]
+        /// Provider ids with their registry positions.
+        var providers: [(id: String, position: Int)]
         var at: Date
+        /// Bumped by every change; `recorded` is the version last taken for the history.
+        var version = 1
+        var recorded = 0
     }
     private let searches = Locked<[Search]>([])
 
     /// Notes that `query` was sent to `provider`; true when it is the first search this process logs.
     @discardableResult
-    func note(query: String, provider: String) -> Bool {
-        let key = SearchHistoryEntry.normalize(query)
-        guard !key.isEmpty else { return false }
+    func note(query: String, provider: String, position: Int) -> Bool {
+        // Keyed by the query as typed: the history normalises it when it records it.
+        guard !query.isEmpty else { return false }
         return searches.withLock { searches in
             let first = searches.isEmpty
-            guard let index = searches.firstIndex(where: { $0.key == key }) else {
-                searches.append(Search(key: key, query: query, providers: [provider], at: Date()))
+            guard let index = searches.firstIndex(where: { $0.query == query }) else {
+                searches.append(Search(query: query, providers: [(provider, position)], at: Date()))
                 return first
             }
-            if !searches[index].providers.contains(provider) { searches[index].providers.append(provider) }
+            if !searches[index].providers.contains(where: { $0.id == provider }) {
+                searches[index].providers.append((provider, position))
+                searches[index].version += 1
+            }
             return false
         }
     }
 
-    /// The logged searches, oldest first, providers in `order` (the registry's); the log is emptied.
-    func drain(order: [String]) -> [SearchHistoryEntry] {
-        let logged = searches.withLock { searches in
-            defer { searches = [] }
-            return searches
+    /// The searches that changed since they were last taken, oldest first, providers in registry
+    /// order; they count as recorded from now on.
+    func unrecorded() -> [Snapshot] {
+        searches.withLock { searches in
+            searches.indices.compactMap { index -> Snapshot? in
+                let search = searches[index]
+                guard search.recorded < search.version else { return nil }
+                searches[index].recorded = search.version
+                let providers = search.providers.sorted { ($0.position, $0.id) < ($1.position, $1.id) }.map(\.id)
+                return Snapshot(
+                    entry: SearchHistoryEntry(query: search.query, providers: providers, searchedAt: search.at),
+                    query: search.query, version: search.version)
+            }
         }
-        func rank(_ id: String) -> Int { order.firstIndex(of: id) ?? order.count }
-        return logged.map { search in
-            let providers = search.providers.sorted { (rank($0), $0) < (rank($1), $1) }
-            return SearchHistoryEntry(query: search.query, providers: providers, searchedAt: search.at)
+    }
+
+    /// Puts back a search whose recording failed, unless it changed since it was taken.
+    func markUnrecorded(_ snapshot: Snapshot) {
+        searches.withLock { searches in
+            guard let index = searches.firstIndex(where: { $0.query == snapshot.query }),
+                  searches[index].recorded == snapshot.version else { return }
+            searches[index].recorded = 0
         }
     }
 }
@@ -121,7 +167,10 @@ final class SearchLog: Sendable {
 struct SearchLoggingProvider: SearchProvider {
     let upstream: any SearchProvider
     let log: SearchLog
-    let database: SeekDatabase
+    /// The provider's place in the registry.
+    let position: Int
+    /// Runs once, at the process's first search.
+    let onFirstSearch: @Sendable () -> Void
 
     var descriptor: ProviderDescriptor { upstream.descriptor }
     var isConfigured: Bool { upstream.isConfigured }
@@ -129,12 +178,7 @@ struct SearchLoggingProvider: SearchProvider {
     var answerScope: String { upstream.answerScope }
 
     func search(_ request: SearchRequest) async throws -> SearchPage {
-        // The first search of the process opens the database while the providers answer, so that
-        // recording it in the history at the end costs only the write.
-        if log.note(query: request.query, provider: descriptor.id) {
-            let database = self.database
-            Task.detached(priority: .utility) { try? await database.open() }
-        }
+        if log.note(query: request.query, provider: descriptor.id, position: position) { onFirstSearch() }
         return try await upstream.search(request)
     }
 

@@ -45,7 +45,7 @@ public struct HTTPResponse: Sendable {
 
     /// `Retry-After` in seconds from now: delta-seconds or an HTTP date.
     public func retryAfter(now: Date = Date()) -> Double? {
-        guard let value = header("retry-after")?.trimmingCharacters(in: .whitespaces) else { return nil }
+        guard let value = header("retry-after")?.trimmed() else { return nil }
         if let seconds = Double(value), seconds >= 0 { return seconds }
         guard let date = HTTPDate.parse(value) else { return nil }
         return max(0, date.timeIntervalSince(now))
@@ -55,7 +55,7 @@ public struct HTTPResponse: Sendable {
     public func snippet(redacting secrets: [String] = [], maxLength: Int = 120) -> String {
         let text = String(decoding: body.prefix(maxLength * 4), as: UTF8.self)
         let oneLine = text.split(whereSeparator: \.isNewline).joined(separator: " ")
-            .trimmingCharacters(in: .whitespaces)
+            .trimmed()
         let redacted = Redaction.redact(oneLine, secrets: secrets)
         return redacted.count > maxLength ? String(redacted.prefix(maxLength)) + "…" : redacted
     }
@@ -105,7 +105,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
         let client = self.client
         let prepared = outgoing
         let limit = request.maxBodyBytes
-        let printable = Redaction.redact(url: request.url)
+        // For error messages only: redacting parses the whole URL, which the way out should not pay.
+        var printable: String { Redaction.redact(url: request.url) }
         do {
             // AsyncHTTPClient's deadline covers connecting and the response head (and reports why a
             // connection failed); the outer deadline, a little later, also bounds the body.

@@ -13,7 +13,7 @@ public struct JSONDeclaredProvider: SearchProvider {
     /// A provider for `declaration`; `environment` supplies the key variable (never the config file).
     public init(declaration: JSONProviderDeclaration, environment: [String: String], transport: any HTTPTransport) {
         self.declaration = declaration
-        let key = declaration.keyEnv.flatMap { environment[$0] }?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let key = declaration.keyEnv.flatMap { environment[$0] }?.trimmed()
         self.key = (key?.isEmpty ?? true) ? nil : key
         var capabilities: Set<ProviderCapability> = [.search]
         if declaration.detailURL != nil { capabilities.insert(.detail) }
@@ -48,7 +48,7 @@ public struct JSONDeclaredProvider: SearchProvider {
     // MARK: Calls
 
     public func search(_ request: SearchRequest) async throws -> SearchPage {
-        let query = request.query.trimmingCharacters(in: .whitespacesAndNewlines)
+        let query = request.query.trimmed()
         guard !query.isEmpty else { throw failure(.invalidInput, "the search text is empty") }
         let template = declaration.searchURL
         let offsetPaging = descriptor.paging == .offset
@@ -185,7 +185,7 @@ public struct JSONDeclaredProvider: SearchProvider {
         let pieces = spec.separator.map { separator in raw.flatMap { $0.components(separatedBy: separator) } } ?? raw
         var result: [String] = []
         for piece in pieces {
-            let trimmed = piece.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = piece.trimmed()
             if !trimmed.isEmpty, !result.contains(trimmed) { result.append(trimmed) }
         }
         return result

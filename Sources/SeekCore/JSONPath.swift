@@ -28,7 +28,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
             if segment.isEmpty {
                 throw JSONPathError(path: text, reason: "segment \(index + 1) is empty (two dots, or a dot at an end)")
             }
-            if segment.trimmingCharacters(in: .whitespaces).isEmpty || segment != segment.trimmingCharacters(in: .whitespaces) {
+            if segment.trimmed().isEmpty || segment != segment.trimmed() {
                 throw JSONPathError(path: text, reason: "segment '\(segment)' has leading or trailing spaces")
             }
             // `books[0].title` and `$.books` are other path languages; say how to write them here.

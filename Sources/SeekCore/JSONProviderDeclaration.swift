@@ -200,7 +200,7 @@ public struct JSONProviderDeclaration: Sendable, Hashable {
     private static func string(_ object: [String: JSONValue], _ key: String, _ fail: Failure) throws -> String? {
         guard let value = object[key] else { return nil }
         guard case .string(let text) = value else { throw fail(key, "must be a string") }
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmed()
         guard !trimmed.isEmpty else { throw fail(key, "is empty") }
         return trimmed
     }

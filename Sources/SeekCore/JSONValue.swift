@@ -64,7 +64,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     public var doubleValue: Double? {
         switch self {
         case .number(let value): return value
-        case .string(let value): return Double(value.trimmingCharacters(in: .whitespaces))
+        case .string(let value): return Double(value.trimmed())
         default: return nil
         }
     }

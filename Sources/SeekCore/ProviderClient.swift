@@ -103,16 +103,23 @@ extension URL {
     /// This URL with `path` appended to its own path (a base path like `/ttb/api` is kept)
     /// and `query` added; parameters with nil values are left out.
     public func appending(path: String, query: [(String, String?)]) -> URL {
+        let addition = path.isEmpty ? "" : (path.hasPrefix("/") ? path : "/" + path)
+        // Nothing to merge into a query: plain concatenation, since `URLComponents` costs tens of
+        // microseconds a call on Linux and providers build several URLs for every item.
+        if query.allSatisfy({ $0.1 == nil }), self.query == nil, fragment == nil {
+            var base = absoluteString
+            while base.hasSuffix("/") { base.removeLast() }
+            if let url = URL(string: base + addition) { return url }
+        }
         guard var components = URLComponents(url: self, resolvingAgainstBaseURL: false) else { return self }
         var basePath = components.percentEncodedPath
         while basePath.hasSuffix("/") { basePath.removeLast() }
-        let addition = path.isEmpty ? "" : (path.hasPrefix("/") ? path : "/" + path)
         components.percentEncodedPath = basePath + addition
         let items = query.compactMap { name, value in value.map { URLQueryItem(name: name, value: $0) } }
         if !items.isEmpty {
             components.queryItems = (components.queryItems ?? []) + items
             // `+` is legal in queries but many servers read it as a space: encode it.
-            components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+            components.percentEncodedQuery = components.percentEncodedQuery?.replacingAll("+", with: "%2B")
         }
         return components.url ?? self
     }

@@ -19,7 +19,7 @@ public enum Redaction {
     public static func redact(_ text: String, secrets: [String]) -> String {
         var result = text
         for secret in secrets where secret.count >= 4 {
-            result = result.replacingOccurrences(of: secret, with: "REDACTED")
+            result = result.replacingAll(secret, with: "REDACTED")
         }
         for name in secretParameters {
             result = maskParameter(name, in: result)

@@ -81,16 +81,16 @@ public struct SearchCursor: Sendable, Hashable, Codable {
             writer.bytes += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
         }
         return Data(writer.bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+            .replacingAll("+", with: "-")
+            .replacingAll("/", with: "_")
+            .replacingAll("=", with: "")
     }
 
     /// Decodes a token; anything that is not one `token` made is an `.invalidInput` error.
     public init(token: String) throws {
         let invalid = SeekError(.invalidInput, detail: "not a valid --cursor token")
-        var base64 = token.trimmingCharacters(in: .whitespacesAndNewlines)
-            .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var base64 = token.trimmed()
+            .replacingAll("-", with: "+").replacingAll("_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         guard let data = Data(base64Encoded: base64) else { throw invalid }
         var reader = ByteReader(bytes: Array(data))

@@ -46,7 +46,7 @@ public struct ImageCacheConfiguration: Sendable, Hashable {
         self.init(directory: settings.cacheDirectory.appendingPathComponent("images"))
         let section = settings.file["imageCache"]
         if let text = settings.string(Self.ttlVariable) {
-            guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds > 0, seconds.isFinite else {
+            guard let seconds = Double(text.trimmed()), seconds > 0, seconds.isFinite else {
                 throw SeekError(.configuration, detail: "\(Self.ttlVariable) must be a positive number of seconds (got \(text))")
             }
             timeToLive = seconds

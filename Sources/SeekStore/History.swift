@@ -65,7 +65,7 @@ public struct SQLiteHistoryStore: HistoryStore {
             if limit > 0 {
                 try db.execute(
                     sql: "INSERT INTO searchHistory (normalizedQuery, query, providers, searchedAt) VALUES (?, ?, ?, ?)",
-                    arguments: [normalized, entry.query.trimmingCharacters(in: .whitespacesAndNewlines), providers,
+                    arguments: [normalized, entry.query.trimmed(), providers,
                                 entry.searchedAt.timeIntervalSince1970])
             }
             try db.execute(

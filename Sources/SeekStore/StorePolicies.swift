@@ -79,6 +79,6 @@ public enum StoreSettings {
     /// True for `1`, `true`, `yes` and `on`, in any case.
     public static func isTrue(_ text: String?) -> Bool {
         guard let text else { return false }
-        return ["1", "true", "yes", "on"].contains(text.trimmingCharacters(in: .whitespaces).lowercased())
+        return ["1", "true", "yes", "on"].contains(text.trimmed().lowercased())
     }
 }

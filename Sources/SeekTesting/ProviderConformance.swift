@@ -495,7 +495,7 @@ private struct ConformanceRun {
         if !provider.descriptor.kinds.contains(item.kind) {
             failures.append("\(item.id) is a \(item.kind), which the descriptor does not list")
         }
-        if item.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { failures.append("\(item.id) has an empty title") }
+        if item.title.trimmed().isEmpty { failures.append("\(item.id) has an empty title") }
         return failures
     }
 

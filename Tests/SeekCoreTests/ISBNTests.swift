@@ -7,6 +7,12 @@ struct ISBNTests {
     func cleaning() {
         #expect(ISBN.clean("ISBN 978-0-306-40615-7") == "9780306406157")
         #expect(ISBN.clean("0-8044-2957-x") == "080442957X")
+        #expect(ISBN.clean("\u{3000} isbn: 978 0 306 40615 7") == "9780306406157")
+    }
+
+    @Test("digits from other scripts are not ISBN digits", arguments: ["٩٧٨٠٣٠٦٤٠٦١٥٧", "９７８０３０６４０６１５７", "030640615２"])
+    func nonASCIIDigits(_ text: String) {
+        #expect(ISBN.normalized(text) == nil)
     }
 
     @Test("valid ISBN-10 check digits pass, wrong ones fail", arguments: [

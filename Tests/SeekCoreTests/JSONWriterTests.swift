@@ -39,6 +39,14 @@ struct JSONWriterTests {
         #expect(try JSONValue(parsing: Data(JSONWriter.text(text).utf8)) == .string(text))
     }
 
+    @Test("escapes at the start, the end and side by side, between long plain runs, read as JSONEncoder writes them")
+    func escapesBetweenRuns() throws {
+        let plain = String(repeating: "harbor ", count: 200)
+        for text in ["\"" + plain, plain + "\\", "\n\n" + plain + "\t\"" + plain + "\u{0}", "", "\"", plain] {
+            #expect(JSONWriter.text(text) == (try foundation(text, pretty: false)))
+        }
+    }
+
     @Test("object keys come out in the order they are written, not sorted or hashed")
     func keyOrder() {
         var writer = JSONWriter()

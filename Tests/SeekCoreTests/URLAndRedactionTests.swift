@@ -15,6 +15,22 @@ struct URLAndRedactionTests {
         #expect(local.appending(path: "/search.json", query: []).absoluteString == "http://127.0.0.1:8080/ol/search.json")
     }
 
+    @Test("appending a path without a query gives the same URL as through URLComponents")
+    func pathOnlyAppending() throws {
+        let cases: [(String, String, String)] = [
+            ("https://covers.openlibrary.org", "/b/id/12", "https://covers.openlibrary.org/b/id/12"),
+            ("https://covers.openlibrary.org//", "b/id/12", "https://covers.openlibrary.org/b/id/12"),
+            ("http://127.0.0.1:8080/ol", "works/OL1W", "http://127.0.0.1:8080/ol/works/OL1W"),
+            ("http://h/x", "", "http://h/x"),
+            ("http://h/x?keep=1", "/y", "http://h/x/y?keep=1"),
+        ]
+        for (base, path, expected) in cases {
+            let url = try #require(URL(string: base))
+            #expect(url.appending(path: path, query: []).absoluteString == expected)
+            #expect(url.appending(path: path, query: [("unset", nil)]).absoluteString == expected)
+        }
+    }
+
     @Test("a plus sign in a query value is percent-encoded")
     func plusEncoded() throws {
         let base = try #require(URL(string: "http://h/x"))

@@ -4,7 +4,7 @@ import SeekCore
 
 struct DetailCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "detail", abstract: "Show the full record of one item (PROVIDER:ID).")
+        commandName: "detail", _superCommandName: SeekCommand.name, abstract: "Show the full record of one item (PROVIDER:ID).")
 
     @Argument(help: "An item id such as openlibrary:OL45804W.")
     var id: String

@@ -5,7 +5,7 @@ import SeekImageCache
 
 struct ImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "image",
+        commandName: "image", _superCommandName: SeekCommand.name,
         abstract: "Fetch items' images through the shared cache and write them to files (or stdout).",
         discussion: """
         Takes item ids (openlibrary:OL45804W) or image URLs of configured providers, fetches them at once \

@@ -23,7 +23,7 @@ struct ProvidersCommand: AsyncParsableCommand {
             let registry = try session.registry
             let resilience = try session.resilience
             if let reset {
-                let name = reset.trimmingCharacters(in: .whitespaces).lowercased()
+                let name = reset.trimmed().lowercased()
                 let ids = name == "all" && registry.provider(name) == nil ? registry.ids : [name]
                 guard let unknown = ids.first(where: { registry.provider($0) == nil }) else {
                     for id in ids { resilience.reset(id) }

@@ -4,7 +4,7 @@ import SeekCore
 
 struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "search",
+        commandName: "search", _superCommandName: SeekCommand.name,
         abstract: "Search the selected providers concurrently; print one merged, ranked list.",
         discussion: "Bangs in the query select providers: `seek search '!ol harbor'`.")
 
@@ -60,11 +60,18 @@ struct SearchCommand: AsyncParsableCommand {
         let engine = try session.engine
         let context = session.context
         let result: SearchResult
+        // The merge and the output run once on a sample while the providers answer (OutputRehearsal);
+        // once they have answered it is too late to help, so it is cancelled if it has not started.
+        let format = self.format
+        let rehearsal = WhileProvidersAnswer.run { [rank] in OutputRehearsal.run(format: format, ranking: rank) }
         do {
+            defer { rehearsal.cancel() }
             result = try await engine.search(options, onBatch: streamer(engine: engine, registry: registry, context: context))
         } catch let error as SeekError where error.kind == .invalidInput {
             throw CLIError.usage(error.cause)
         }
+        // Done with the network: the history write and the connections' closing overlap the printing.
+        session.beginEnding()
         let counted = OutcomeReport.counted(result.outcomes, explicit: chosen.1)
         OutcomeReport.printFailures(result.outcomes, context: context)
         SearchOutput.print(result, format: format, explain: explain, context: context)

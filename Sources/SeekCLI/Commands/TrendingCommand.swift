@@ -4,7 +4,7 @@ import SeekCore
 
 struct TrendingCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "trending", abstract: "What is popular now at the selected providers (GIFs, bestsellers).")
+        commandName: "trending", _superCommandName: SeekCommand.name, abstract: "What is popular now at the selected providers (GIFs, bestsellers).")
 
     @OptionGroup var selection: SelectionOptions
 
@@ -44,7 +44,7 @@ struct TrendingCommand: AsyncParsableCommand {
 
 struct SuggestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "suggest", abstract: "Search suggestions for a prefix from the selected providers.")
+        commandName: "suggest", _superCommandName: SeekCommand.name, abstract: "Search suggestions for a prefix from the selected providers.")
 
     @Argument(help: "The start of a query.")
     var prefix: String

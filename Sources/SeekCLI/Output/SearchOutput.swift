@@ -73,7 +73,7 @@ enum SearchOutput {
 
     static func csvField(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
     }
 
     /// `--explain`: the formula, then each result's sources with positions and the score's terms.

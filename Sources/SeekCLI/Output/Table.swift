@@ -1,4 +1,5 @@
 import Foundation
+import SeekCore
 
 /// Plain-text tables that fit a terminal width, truncating cells with "…".
 struct Table {
@@ -49,7 +50,7 @@ struct Table {
 
     /// The text cut to `width` display columns (with "…"), padded unless it is the last cell.
     static func fit(_ text: String, width: Int, padLast: Bool = true) -> String {
-        let clean = text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\t", with: " ")
+        let clean = text.replacingAll("\n", with: " ").replacingAll("\t", with: " ")
         var result = ""
         var used = 0
         let total = displayWidth(clean)

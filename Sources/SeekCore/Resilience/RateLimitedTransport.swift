@@ -35,16 +35,16 @@ public struct RateLimit: Sendable, Hashable, CustomStringConvertible {
     /// Parses `2`, `2/s`, `100/h`, `5000/d`, `30/60` (per 60 seconds), each optionally followed by
     /// `,burst=N`. `off`, `none` and `0` mean no limit (`.some(nil)`); anything else is nil.
     public static func parse(_ text: String) -> RateLimit?? {
-        let parts = text.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = text.lowercased().split(separator: ",").map { $0.trimmed() }
         guard let head = parts.first, !head.isEmpty else { return nil }
         if ["off", "none", "0", "unlimited"].contains(head) { return .some(nil) }
         var burst: Double?
         for extra in parts.dropFirst() {
-            let pair = extra.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pair = extra.split(separator: "=", maxSplits: 1).map { $0.trimmed() }
             guard pair.count == 2, pair[0] == "burst", let value = Double(pair[1]), value >= 1 else { return nil }
             burst = value
         }
-        let fraction = head.split(separator: "/", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        let fraction = head.split(separator: "/", maxSplits: 1).map { $0.trimmed() }
         guard let first = fraction.first, let requests = Double(first), requests > 0, requests.isFinite else { return nil }
         var seconds = 1.0
         if fraction.count == 2 {

@@ -34,7 +34,7 @@ public struct ITBookstoreProvider: SearchProvider {
 
     /// `GET /search/{query}/{page}`; the cursor, when set, is the next page number.
     public func search(_ request: SearchRequest) async throws -> SearchPage {
-        let query = request.query.trimmingCharacters(in: .whitespacesAndNewlines)
+        let query = request.query.trimmed()
         guard !query.isEmpty else { throw failure(.invalidInput, "the search text is empty") }
         let page = request.cursor.flatMap { Int($0) }.map { max(1, $0) } ?? request.page
         let body = try await call("/search/\(URL.encodeSegment(query))/\(page)", onError: .invalidInput)
@@ -88,7 +88,7 @@ public struct ITBookstoreProvider: SearchProvider {
         guard let isbn13 = text(book["isbn13"]) else { return nil }
         let image = text(book["image"]).flatMap(absolute).map { ImageReference(url: $0, size: .medium) }
         // `authors` is one string: "Mark Lutz, David Ascher".
-        let authors = (text(book["authors"]) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let authors = (text(book["authors"]) ?? "").split(separator: ",").map { $0.trimmed() }
         return Item(
             id: ItemID(provider: Self.id, value: isbn13), kind: .book, title: text(book["title"]) ?? "(untitled)",
             subtitle: text(book["subtitle"]), creators: authors.filter { !$0.isEmpty }, year: book["year"]?.intValue,
@@ -98,7 +98,7 @@ public struct ITBookstoreProvider: SearchProvider {
 
     /// A trimmed, non-empty string (numbers converted).
     private func text(_ value: JSONValue?) -> String? {
-        let text = value?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = value?.stringValue?.trimmed()
         return text?.isEmpty == false ? text : nil
     }
 

@@ -1,0 +1,36 @@
+import Foundation
+@testable import SeekCore
+import Testing
+
+@Suite("Transport warm-up on loopback")
+struct TransportWarmUpTests {
+    @Test("the one-shot listener answers one request with 204 No Content")
+    func listenerAnswersOnce() async throws {
+        let listener = try #require(OneShotHTTPListener())
+        let transport = AsyncHTTPTransport()
+        let url = try #require(URL(string: "http://127.0.0.1:\(listener.port)/warm-up"))
+        let response = try await transport.send(HTTPRequest(url: url, timeout: .seconds(2)))
+        try await transport.shutdown()
+        #expect(response.status == 204)
+        #expect(response.body.isEmpty)
+    }
+
+    @Test("the one-shot listener is gone after its one request: a second one cannot connect")
+    func listenerServesOnlyOnce() async throws {
+        let listener = try #require(OneShotHTTPListener())
+        let transport = AsyncHTTPTransport()
+        let url = try #require(URL(string: "http://127.0.0.1:\(listener.port)/warm-up"))
+        _ = try await transport.send(HTTPRequest(url: url, timeout: .seconds(2)))
+        await #expect(throws: SeekError.self) {
+            _ = try await transport.send(HTTPRequest(url: url, timeout: .seconds(2)))
+        }
+        try await transport.shutdown()
+    }
+
+    @Test("warmUp returns after its request, well within its own two-second limit")
+    func warmUpReturns() async {
+        let clock = ContinuousClock()
+        let elapsed = await clock.measure { await AsyncHTTPTransport.warmUp() }
+        #expect(elapsed < .seconds(2))
+    }
+}
