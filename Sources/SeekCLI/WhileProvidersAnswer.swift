@@ -7,7 +7,7 @@ enum WhileProvidersAnswer {
     /// Runs `work` on a background task after `delay`; cancelling the task before then skips it.
     @discardableResult
     static func run(_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-        Task.detached(priority: .utility) {
+        Task.detached {
             guard (try? await Task.sleep(for: delay)) != nil else { return }
             await work()
         }

@@ -25,7 +25,7 @@ struct OneShotHTTPListener {
     let port: UInt16
 
     init?() {
-        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socketFD >= 0 else { return nil }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -51,6 +51,7 @@ struct OneShotHTTPListener {
         let connection = accept(socketFD, nil, nil)
         close(socketFD)
         guard connection >= 0 else { return }
+        _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
         defer { close(connection) }
         var timeout = timeval(tv_sec: 2, tv_usec: 0)
         _ = setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
