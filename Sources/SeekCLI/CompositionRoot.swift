@@ -108,7 +108,7 @@ struct Session: Sendable {
             if let ending { return ending }
             let started = Task { [self] in
                 async let closed: Void? = try? transport.shutdown()
-                await recordSearches()
+                await finishUserState()
                 _ = await closed
             }
             ending = started

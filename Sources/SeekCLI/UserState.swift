@@ -23,6 +23,8 @@ struct UserState: Sendable {
     let searches = SearchLog()
     private let report: @Sendable (CacheEvent) -> Void
     private let settings: Settings
+    /// Answers being written to the response cache after they were returned; the session's end waits.
+    let cacheWrites = PendingCacheWrites()
     /// The recording started by the process's first search, which the session's end waits for.
     private let earlyRecording = Locked<Task<Void, Never>?>(nil)
 
@@ -52,7 +54,7 @@ struct UserState: Sendable {
         let cached = policy.isEnabled
             ? CachingProvider(
                 wrapping: provider, cache: cache, policy: policy,
-                staleAfter: CommandScope.staleAfter(provider, settings: settings), report: report)
+                staleAfter: CommandScope.staleAfter(provider, settings: settings), writes: cacheWrites, report: report)
             : provider
         return SearchLoggingProvider(upstream: cached, log: searches, position: position) { [self] in
             // The process's first search opens the database and records itself while the providers
@@ -91,10 +93,12 @@ struct UserState: Sendable {
 extension Session {
     var userState: UserState { get throws { try container.resolve(UserStateKey.self) } }
 
-    /// Called as the session ends: puts the searches it ran into the history.
-    func recordSearches() async {
+    /// Called as the session ends: puts the searches it ran into the history and finishes the
+    /// response cache's writes.
+    func finishUserState() async {
         guard let state = try? userState else { return }
         await state.recordSearches(context: context)
+        await state.cacheWrites.wait()
     }
 }
 

@@ -22,22 +22,27 @@ public struct CachingProvider: SearchProvider {
     /// with a timeout). Set it below the caller's deadline, which would otherwise cancel the call first
     /// and lose the copy; nil waits for upstream however long it takes.
     public let staleAfter: Duration?
+    /// Where fresh answers are stored after they have been returned; nil stores each one before
+    /// returning it.
+    public let writes: PendingCacheWrites?
     private let now: @Sendable () -> Date
     private let report: @Sendable (CacheEvent) -> Void
 
     /// - Parameters:
     ///   - staleAfter: see `staleAfter`.
+    ///   - writes: see `writes`.
     ///   - now: the clock that dates entries and judges their age (injected in tests).
     ///   - report: told about stale details and cache failures (the CLI prints them on stderr).
     public init(
         wrapping upstream: any SearchProvider, cache: any ResponseCache, policy: CachePolicy = CachePolicy(),
-        staleAfter: Duration? = nil,
+        staleAfter: Duration? = nil, writes: PendingCacheWrites? = nil,
         now: @escaping @Sendable () -> Date = { Date() }, report: @escaping @Sendable (CacheEvent) -> Void = { _ in }
     ) {
         self.upstream = upstream
         self.cache = cache
         self.policy = policy
         self.staleAfter = staleAfter
+        self.writes = writes
         self.now = now
         self.report = report
     }
@@ -103,7 +108,11 @@ public struct CachingProvider: SearchProvider {
             guard let fallback, Self.servesStale(after: failure) else { throw error }
             return (fallback, failure)
         }
-        await save(value, kind: kind, key: key)
+        if let writes {
+            writes.track { await self.save(value, kind: kind, key: key) }
+        } else {
+            await save(value, kind: kind, key: key)
+        }
         return (value, nil)
     }
 
@@ -198,5 +207,31 @@ public enum CacheKey {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         return (try? encoder.encode(parts)).map { String(decoding: $0, as: UTF8.self) } ?? parts.joined(separator: "\u{1F}")
+    }
+}
+
+/// Cache writes still running after their answers were returned. Encoding an answer and writing it
+/// to SQLite takes a few milliseconds (`JSONEncoder`), which the fan-out's last answer should not
+/// wait for; whoever ends the process waits for them instead (`wait()`).
+public final class PendingCacheWrites: Sendable {
+    private let tasks = Locked<[Task<Void, Never>]>([])
+
+    public init() {}
+
+    func track(_ write: @escaping @Sendable () async -> Void) {
+        let task = Task { await write() }
+        tasks.withLock { $0.append(task) }
+    }
+
+    /// Returns once every write tracked so far, and any tracked meanwhile, has finished.
+    public func wait() async {
+        while true {
+            let pending = tasks.withLock { tasks in
+                defer { tasks = [] }
+                return tasks
+            }
+            guard !pending.isEmpty else { return }
+            for task in pending { await task.value }
+        }
     }
 }

@@ -73,6 +73,28 @@ struct CachingProviderTests {
         #expect(fixture.upstream.searchCalls == 1)
     }
 
+    @Test("with pending writes, a fresh answer returns before it is stored, and is stored once they are waited for",
+          .timeLimit(.minutes(1)))
+    func deferredWrites() async throws {
+        let fixture = CacheFixture()
+        defer { fixture.store.remove() }
+        let gated = GatedCache(SQLiteResponseCache(database: fixture.store.database))
+        let writes = PendingCacheWrites()
+        let provider = CachingProvider(
+            wrapping: fixture.upstream, cache: gated, writes: writes, now: fixture.clock.closure)
+        _ = try await provider.search(request)
+        #expect(try await gated.base.entry(forKey: CacheKey.search(provider: provider.descriptor.id, endpoint: provider.answerScope, request: request)) == nil)
+        gated.open()
+        await writes.wait()
+        _ = try await fixture.provider().search(request)
+        #expect(fixture.upstream.searchCalls == 1)
+    }
+
+    @Test("waiting for pending writes with none tracked returns at once")
+    func noPendingWrites() async {
+        await PendingCacheWrites().wait()
+    }
+
     @Test("queries differing only in case and spacing share an entry; page, cursor and limit do not")
     func keys() async throws {
         let fixture = CacheFixture()
@@ -287,4 +309,38 @@ struct CachingProviderTests {
                         images: [.small: ImageReference(url: url, size: .small)])
         #expect(provider.imageURL(for: item, size: .large) == url)
     }
+}
+
+/// A response cache whose writes wait until `open()` is called.
+final class GatedCache: ResponseCache {
+    let base: any ResponseCache
+    private let gate = Locked<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+    init(_ base: any ResponseCache) { self.base = base }
+
+    func open() {
+        let waiting = gate.withLock { gate in
+            gate.open = true
+            defer { gate.waiting = [] }
+            return gate.waiting
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    func entry(forKey key: String) async throws -> CacheEntry? { try await base.entry(forKey: key) }
+
+    func store(_ entry: CacheEntry) async throws {
+        await withCheckedContinuation { continuation in
+            let proceed = gate.withLock { gate in
+                if gate.open { return true }
+                gate.waiting.append(continuation)
+                return false
+            }
+            if proceed { continuation.resume() }
+        }
+        try await base.store(entry)
+    }
+
+    func removeEntries(storedBefore cutoff: Date) async throws -> Int { try await base.removeEntries(storedBefore: cutoff) }
+    func removeAll() async throws { try await base.removeAll() }
 }
