@@ -107,7 +107,6 @@ final class SearchLog: Sendable {
     /// A search as recorded: its history entry and the version of it that was taken.
     struct Snapshot {
         var entry: SearchHistoryEntry
-        fileprivate var query: String
         fileprivate var version: Int
     }
 
@@ -152,7 +151,7 @@ final class SearchLog: Sendable {
                 let providers = search.providers.sorted { ($0.position, $0.id) < ($1.position, $1.id) }.map(\.id)
                 return Snapshot(
                     entry: SearchHistoryEntry(query: search.query, providers: providers, searchedAt: search.at),
-                    query: search.query, version: search.version)
+                    version: search.version)
             }
         }
     }
@@ -160,7 +159,7 @@ final class SearchLog: Sendable {
     /// Puts back a search whose recording failed, unless it changed since it was taken.
     func markUnrecorded(_ snapshot: Snapshot) {
         searches.withLock { searches in
-            guard let index = searches.firstIndex(where: { $0.query == snapshot.query }),
+            guard let index = searches.firstIndex(where: { $0.query == snapshot.entry.query }),
                   searches[index].recorded == snapshot.version else { return }
             searches[index].recorded = 0
         }

@@ -86,12 +86,17 @@ struct OutcomeDocument: JSONWritable {
     func write(to writer: inout JSONWriter) {
         writer.object { writer in
             writer.field("id", outcome.provider)
-            writer.field("status", outcome.status.rawValue)
-            writer.field("count", outcome.count)
-            writer.field("elapsedMs", outcome.elapsedMilliseconds)
-            writer.field("error", outcome.error?.cause)
-            writer.field("stale", outcome.stale)
+            Self.writeResult(of: outcome, to: &writer)
         }
+    }
+
+    /// The members every document that reports an outcome shares, after the provider's id.
+    static func writeResult(of outcome: ProviderOutcome, to writer: inout JSONWriter) {
+        writer.field("status", outcome.status.rawValue)
+        writer.field("count", outcome.count)
+        writer.field("elapsedMs", outcome.elapsedMilliseconds)
+        writer.field("error", outcome.error?.cause)
+        writer.field("stale", outcome.stale)
     }
 }
 
@@ -140,11 +145,7 @@ struct BatchDocument: JSONWritable {
         writer.object { writer in
             writer.field("type", "batch")
             writer.field("provider", outcome.provider)
-            writer.field("status", outcome.status.rawValue)
-            writer.field("count", outcome.count)
-            writer.field("elapsedMs", outcome.elapsedMilliseconds)
-            writer.field("error", outcome.error?.cause)
-            writer.field("stale", outcome.stale)
+            OutcomeDocument.writeResult(of: outcome, to: &writer)
             writer.field("items", items)
         }
     }
