@@ -6,11 +6,14 @@ DELAY seconds: with a concurrent fan-out the process takes about DELAY, not 3 x 
 Prints the chosen port on its first line, then serves until killed.
 """
 import json
+import socket
+import struct
 import sys
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 DELAY = float(sys.argv[1]) if len(sys.argv) > 1 else 0.2
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux
 
 
 def open_library():
@@ -59,19 +62,37 @@ NOT_FOUND = response("404 Not Found", b'{"error": "not found"}')
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
-    def parse_request(self):
-        # The request line has just been read: the 200 ms count from here, so that the server's own
-        # header parsing and response writing (about a millisecond in Python) are not charged to seek.
-        self.received = time.monotonic()
-        return super().parse_request()
+    def setup(self):
+        super().setup()
+        # The kernel stamps each segment as it arrives; the delay counts from the request's arrival,
+        # so that this server's own latency (a thread to wake, the GIL, Python's parsing) is not
+        # charged to seek.
+        self.connection.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+
+    def handle_one_request(self):
+        self.received = arrival(self.connection)
+        super().handle_one_request()
 
     def do_GET(self):
         answer = RESPONSES.get(self.path.split("?", 1)[0], NOT_FOUND)
-        time.sleep(max(0.0, DELAY - (time.monotonic() - self.received)))
+        time.sleep(max(0.0, DELAY - (time.time() - self.received)))
         self.wfile.write(answer)
 
     def log_message(self, *args):
         pass
+
+
+def arrival(connection):
+    """When the next request's first bytes reached this host (wall clock), without consuming them."""
+    try:
+        _, ancillary, _, _ = connection.recvmsg(1, socket.CMSG_SPACE(16), socket.MSG_PEEK)
+    except OSError:
+        return time.time()
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(data) >= 16:
+            seconds, nanoseconds = struct.unpack("qq", data[:16])
+            return seconds + nanoseconds / 1e9
+    return time.time()
 
 
 class Server(ThreadingHTTPServer):

@@ -25,6 +25,21 @@ public final class CapturedText: TextSink {
     public var text: String { buffer.withLock { $0 } }
 }
 
+/// What a run hands over to live until the process exits: a command's session, whose teardown
+/// (closing connections and database files) the kernel does anyway when the process ends.
+public final class ProcessLifetime: Sendable {
+    private let objects = Locked<[any Sendable]>([])
+
+    public init() {}
+
+    func keep(_ object: any Sendable) {
+        objects.withLock { $0.append(object) }
+    }
+
+    /// What has been handed over so far.
+    var kept: [any Sendable] { objects.withLock { $0 } }
+}
+
 /// Everything a command needs from its surroundings; set once per run as a task-local value.
 public struct CLIContext: Sendable {
     public var environment: [String: String]
@@ -34,16 +49,19 @@ public struct CLIContext: Sendable {
     public var extraProviders: [ProviderFactory]
     /// Whether stderr is a terminal (progress lines, colour).
     public var isTerminal: Bool
+    /// Set when the process exits as the command returns (`SeekMain.main`); nil in-process (tests).
+    public var processLifetime: ProcessLifetime?
 
     public init(
         environment: [String: String], stdout: any TextSink, stderr: any TextSink,
-        extraProviders: [ProviderFactory] = [], isTerminal: Bool = false
+        extraProviders: [ProviderFactory] = [], isTerminal: Bool = false, processLifetime: ProcessLifetime? = nil
     ) {
         self.environment = environment
         self.stdout = stdout
         self.stderr = stderr
         self.extraProviders = extraProviders
         self.isTerminal = isTerminal
+        self.processLifetime = processLifetime
     }
 
     @TaskLocal public static var current = CLIContext(

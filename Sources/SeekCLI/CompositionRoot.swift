@@ -102,14 +102,23 @@ struct Session: Sendable {
     /// Starts the end of the session, once: its searches recorded in the history while the transport
     /// closes its connections. A command that is done with the network calls this before printing,
     /// so that both overlap the output; the session's end waits for it either way.
+    ///
+    /// When the process exits as the command returns, only what must reach the disk is waited for:
+    /// the session lives on until the exit and the kernel closes its connections and files.
     @discardableResult
     func beginEnding() -> Task<Void, Never> {
         ending.withLock { ending in
             if let ending { return ending }
-            let started = Task { [self] in
-                async let closed: Void? = try? transport.shutdown()
-                await finishUserState()
-                _ = await closed
+            let started: Task<Void, Never>
+            if let lifetime = context.processLifetime {
+                lifetime.keep(self)
+                started = Task { [self] in await finishUserState() }
+            } else {
+                started = Task { [self] in
+                    async let closed: Void? = try? transport.shutdown()
+                    await finishUserState()
+                    _ = await closed
+                }
             }
             ending = started
             return started

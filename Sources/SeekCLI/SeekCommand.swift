@@ -59,7 +59,7 @@ public enum SeekMain {
         let context = CLIContext(
             environment: environment, stdout: FileDescriptorSink.standardOutput,
             stderr: FileDescriptorSink.standardError, extraProviders: extraProviders,
-            isTerminal: isatty(STDERR_FILENO) == 1)
+            isTerminal: isatty(STDERR_FILENO) == 1, processLifetime: ProcessLifetime())
         let code = await run(arguments: arguments, context: context)
         exit(code)
     }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// One outgoing HTTP request.
 public struct HTTPRequest: Sendable {
@@ -82,14 +83,19 @@ public final class AsyncHTTPTransport: HTTPTransport {
         // A refused connection fails at once instead of being retried until the deadline: the
         // retry policy (with backoff and the search deadline in mind) belongs to RetryingTransport.
         configuration.connectionPool.retryConnectionEstablishment = false
-        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        self.client = HTTPClient(eventLoopGroup: Self.eventLoopGroup, configuration: configuration)
         self.userAgent = userAgent
     }
 
-    /// Starts the shared event loop threads now rather than at the first transport, so a process can
-    /// have them ready while it does other start-up work (`seek` calls this before parsing arguments).
+    /// The event loop every transport's connections run on, for the life of the process. One thread:
+    /// a search keeps a handful of connections busy for a few milliseconds in all, and one loop means
+    /// the warm-up (TransportWarmUp.swift) has already paid the loop's first use when the requests go.
+    static let eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
+    /// Starts the shared event loop thread now rather than at the first transport, so a process can
+    /// have it ready while it does other start-up work (`seek` calls this before parsing arguments).
     public static func startEventLoops() {
-        _ = HTTPClient.defaultEventLoopGroup.next()
+        _ = eventLoopGroup.next()
     }
 
     /// Closes every connection; call once at exit.

@@ -129,4 +129,28 @@ struct StartUpPathTests {
         #expect(entries.first?["query"] as? String == "harbor")
         #expect(entries.first?["providers"] as? [String] == ["openlibrary", "aladin"])
     }
+
+    // MARK: The end of a process
+
+    @Test("a run that ends the process records its search, then hands its session over with the connections open")
+    func processRunLeavesTeardownToTheKernel() async throws {
+        let harness = try await CLIHarness.start()
+        harness.serveOpenLibrary()
+        let lifetime = ProcessLifetime()
+        let context = CLIContext(
+            environment: harness.environment, stdout: CapturedText(), stderr: CapturedText(), processLifetime: lifetime)
+        let code = await SeekMain.run(arguments: ["search", "harbor", "--providers", "openlibrary"], context: context)
+        let history = await harness.run(["history", "--format", "json"])
+        let sessions = lifetime.kept.compactMap { $0 as? Session }
+        // The connections were left open: the session's transport still answers.
+        let answer = try await sessions.first?.transport.send(
+            HTTPRequest(url: harness.server.url("/ol/search.json?q=harbor"), timeout: .seconds(5), maxBodyBytes: 1 << 20))
+        for session in sessions { try await session.transport.shutdown() }
+        try await harness.stop()
+        #expect(code == 0)
+        #expect(sessions.count == 1)
+        #expect(answer?.status == 200)
+        let entries = try #require(history.json?["entries"] as? [[String: Any]])
+        #expect(entries.first?["query"] as? String == "harbor")
+    }
 }
