@@ -109,16 +109,12 @@ struct Session: Sendable {
     func beginEnding() -> Task<Void, Never> {
         ending.withLock { ending in
             if let ending { return ending }
-            let started: Task<Void, Never>
-            if let lifetime = context.processLifetime {
-                lifetime.keep(self)
-                started = Task { [self] in await finishUserState() }
-            } else {
-                started = Task { [self] in
-                    async let closed: Void? = try? transport.shutdown()
-                    await finishUserState()
-                    _ = await closed
-                }
+            context.processLifetime?.keep(self)
+            let closesConnections = context.processLifetime == nil
+            let started = Task { [self] in
+                async let closed: Void? = closesConnections ? try? transport.shutdown() : ()
+                await finishUserState()
+                _ = await closed
             }
             ending = started
             return started
