@@ -7,11 +7,19 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
-/// Linking the Swift runtime in (`--static-swift-stdlib`) also exports every symbol of our own and
-/// our dependencies' code (~37,000) from the executable; nothing looks them up, and every start
-/// paid for them (the dynamic loader's symbol lookups, the runtime's `dladdr`): ~1.5 ms a run.
+/// How the executables are linked on Linux, for start-up time (BENCHMARKS.md, fan-out):
+/// - Linking the Swift runtime in (`--static-swift-stdlib`) also exports every symbol of our own and
+///   our dependencies' code (~37,000) from the executable; nothing looks them up, and every start
+///   paid for them (the dynamic loader's symbol lookups, the runtime's `dladdr`): ~1.5 ms a run.
+/// - A position-independent executable this size carries ~126,000 relocations, which the dynamic
+///   loader applies at every start, copying ~380 pages of metadata and tables to write them: ~2 ms
+///   a run. The release build, linked at a fixed address, has none. The trade: the executable's own
+///   code and data are not at a random address (its libraries, heap and stacks still are). Release
+///   only, and with the runtime linked in as README builds it: against the shared Swift runtime
+///   (debug builds) the loader warns about protected symbols. Drop `-no-pie` to undo it.
 let executableLinkerSettings: [LinkerSetting] = [
     .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux])),
+    .unsafeFlags(["-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release)),
 ]
 
 let package = Package(

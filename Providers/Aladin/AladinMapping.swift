@@ -72,7 +72,7 @@ enum AladinMapping {
         if let subTitle, full.hasSuffix(" - " + subTitle) {
             return (String(full.dropLast(subTitle.count + 3)).trimmed(), subTitle)
         }
-        if let range = full.range(of: " - ") {
+        if let range = full.firstRange(of: " - ") {
             let title = full[..<range.lowerBound].trimmed()
             let rest = full[range.upperBound...].trimmed()
             if !title.isEmpty, !rest.isEmpty { return (title, rest) }

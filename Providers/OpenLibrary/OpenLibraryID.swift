@@ -33,7 +33,7 @@ struct OpenLibraryID: Hashable, Sendable {
 
     /// Parses a bare id (`OL27448W`, as in 2013 search data) or a key path (`/works/OL27448W`),
     /// accepting only the given kinds; nil for anything else (`ia:…` keys, other paths, junk).
-    init?(parsing text: String, kinds: Set<Kind>) {
+    init?(parsing text: String, kinds: [Kind]) {
         var candidate = Substring(text.trimmed())
         if let slash = candidate.lastIndex(of: "/") {
             candidate = candidate[candidate.index(after: slash)...]

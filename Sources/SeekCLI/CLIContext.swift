@@ -8,12 +8,15 @@ public protocol TextSink: Sendable {
 
 /// Writes straight to a file descriptor (stdout or stderr).
 public struct FileDescriptorSink: TextSink {
-    let handle: FileHandle
-    public static let standardOutput = FileDescriptorSink(handle: .standardOutput)
-    public static let standardError = FileDescriptorSink(handle: .standardError)
+    let descriptor: Int32
+    public static let standardOutput = FileDescriptorSink(descriptor: STDOUT_FILENO)
+    public static let standardError = FileDescriptorSink(descriptor: STDERR_FILENO)
 
+    /// Writes all of `text`, or as much as the reader takes: a closed pipe (`seek … | head`) or a
+    /// full disk ends the write quietly instead of trapping, as `FileHandle.write` would.
     public func write(_ text: String) {
-        handle.write(Data(text.utf8))
+        var text = text
+        _ = text.withUTF8 { FileDescriptorIO.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
     }
 }
 

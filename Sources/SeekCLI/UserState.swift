@@ -234,7 +234,7 @@ enum CommandScope {
     /// Runs `body` with `--no-cache` as SEEK_NO_CACHE=1 and `--rating` as the providers' rating
     /// variables in the context, and `--timeout` in `timeout`.
     static func run(_ command: any ParsableCommand, context: CLIContext, _ body: () async throws -> Void) async throws {
-        let options = command as? any UserStateOptions
+        let options = command.cast(to: (any UserStateOptions).self)
         var adjusted = context
         if options?.bypassesCache == true { adjusted.environment["SEEK_NO_CACHE"] = "1" }
         if let rating = options?.contentRating?.lowercased() {

@@ -8,7 +8,9 @@ extension AsyncHTTPTransport {
     /// listener on loopback. A process's first request pays a few milliseconds of one-time set-up
     /// in NIO and AsyncHTTPClient (type metadata, protocol-conformance lookups, the pipeline);
     /// `seek` pays it here, on the idle core, while it parses its command line, instead of on the
-    /// way to the providers. Any failure only means the first real request pays instead.
+    /// way to the providers. The answer has a body and keeps the connection open, as the providers'
+    /// do, so reading a body and handing a connection back to the pool are paid for too. Any
+    /// failure only means the first real request pays instead.
     public static func warmUp() async {
         startEventLoops()
         guard let listener = OneShotHTTPListener(),
@@ -19,8 +21,8 @@ extension AsyncHTTPTransport {
     }
 }
 
-/// A loopback TCP listener that answers a single HTTP request with `204 No Content`, on a thread
-/// of its own, and closes; it gives up after two seconds without a caller.
+/// A loopback TCP listener that answers a single HTTP request with `200 OK` and `{}`, on a thread
+/// of its own, and closes once the client has; it gives up after two seconds without a caller.
 struct OneShotHTTPListener {
     let port: UInt16
 
@@ -63,8 +65,12 @@ struct OneShotHTTPListener {
             guard count > 0 else { return }
             head += buffer[..<count]
         }
-        let response = Array("HTTP/1.1 204 No Content\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
-        _ = response.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+        let response = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}".utf8)
+        guard response.withUnsafeBytes({ write(connection, $0.baseAddress, $0.count) }) == response.count else { return }
+        // Kept open until the client closes it (its shutdown) or the two-second timeout; a second
+        // request on it is not answered: the connection closes as soon as one arrives.
+        var next: UInt8 = 0
+        _ = read(connection, &next, 1)
     }
 }
 

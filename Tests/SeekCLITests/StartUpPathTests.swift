@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 @testable import SeekCLI
 import SeekCore
@@ -16,11 +17,25 @@ struct StartUpPathTests {
         let command = try SeekCommand.parse(commandLine: ["search", "harbor", "--limit", "5", "--format", "json"])
         let search = try #require(command as? SearchCommand)
         #expect(search.query == "harbor")
-        #expect(search.limit == 5)
-        #expect(search.format == .json)
+        #expect(search.resultsPerProvider == 5)
+        #expect(search.outputFormat == .json)
         #expect(SeekCommand.providerCommand(["search", "x"]) != nil)
         #expect(SeekCommand.providerCommand(["history"]) == nil)
         #expect(SeekCommand.providerCommand([]) == nil)
+    }
+
+    @Test("search's --limit, --format and --rank default to 20, table and searxng, and the help says so")
+    func searchDefaults() async throws {
+        let command = try SeekCommand.parse(commandLine: ["search", "harbor"])
+        let search = try #require(command as? SearchCommand)
+        #expect(search.resultsPerProvider == 20)
+        #expect(search.outputFormat == .table)
+        #expect(search.ranking == .searxng)
+        #expect(throws: (any Error).self) { try SeekCommand.parse(commandLine: ["search", "harbor", "--limit", "0"]) }
+        let help = SearchCommand.helpMessage(columns: 200)
+        #expect(help.contains("Results per provider (1–100). (default: 20)"))
+        #expect(help.contains("(default: table)"))
+        #expect(help.contains("searxng (|P| × Πw × Σ 1/p, the default)"))
     }
 
     @Test("a routed command's usage error reads as the whole tree's: seek search, with the right help hint")

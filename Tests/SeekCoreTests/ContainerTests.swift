@@ -3,6 +3,7 @@ import Testing
 
 private enum GreetingKey: ContainerKey { typealias Value = String }
 private enum CounterKey: ContainerKey { typealias Value = Int }
+private enum AnythingKey: ContainerKey { typealias Value = any Sendable }
 
 @Suite("Container")
 struct ContainerTests {
@@ -52,6 +53,14 @@ struct ContainerTests {
         let container = builder.freeze()
         #expect(throws: SeekError.self) { try container.resolve(GreetingKey.self) }
         #expect(try container.resolve(GreetingKey.self) == "built")
+    }
+
+    @Test("a lazy service stored as `any Sendable` resolves to what it built, not to its wrapper")
+    func lazyServiceOfAnyTypeResolvesToItsValue() throws {
+        var builder = ContainerBuilder()
+        builder.register(AnythingKey.self, lazy: { 42 })
+        let container = builder.freeze()
+        #expect(try container.resolve(AnythingKey.self) as? Int == 42)
     }
 
     @Test("a later registration replaces an earlier one")

@@ -32,6 +32,9 @@ struct HistoryStoreTests {
     func normalization() {
         #expect(SearchHistoryEntry.normalize("  Harry   Potter ") == "harry potter")
         #expect(SearchHistoryEntry.normalize("caf\u{65}\u{301}") == SearchHistoryEntry.normalize("caf\u{E9}"))
+        // Swift's `==` equates canonically equivalent strings: the scalars show the composed form.
+        #expect(Array(SearchHistoryEntry.normalize("CAF\u{45}\u{301}").unicodeScalars) == Array("caf\u{E9}".unicodeScalars))
+        #expect(SearchHistoryEntry.normalize("\tDune\n  Messiah") == "dune messiah")
     }
 
     @Test("the history keeps at most its limit, dropping the oldest", arguments: [1, 3, 10])

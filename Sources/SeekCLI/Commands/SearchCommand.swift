@@ -13,8 +13,12 @@ struct SearchCommand: AsyncParsableCommand {
 
     @OptionGroup var selection: SelectionOptions
 
-    @Option(help: "Results per provider (1–100).")
-    var limit = 20
+    // `--limit`, `--format` and `--rank` have no declared defaults (they are applied below, and the
+    // help text names them): ArgumentParser describes a declared default through dynamic casts, and
+    // each new cast searches every protocol conformance in the process, ~0.5 ms of each search.
+
+    @Option(help: "Results per provider (1–100). (default: 20)")
+    var limit: Int?
 
     @Option(help: "Page number, from 1: asks each provider for that page directly (--cursor also skips repeats).")
     var page: Int?
@@ -22,17 +26,21 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(help: "Continue from the `next` cursor of an earlier search; nothing shown before repeats.")
     var cursor: String?
 
-    @Option(help: "table, json, ndjson or csv.")
-    var format: OutputFormat = .table
+    @Option(help: "table, json, ndjson or csv (default: table).")
+    var format: OutputFormat?
 
-    @Option(help: "Ranking: searxng (|P| × Πw × Σ 1/p) or rrf (reciprocal rank fusion, k = 60).")
-    var rank: RankingMethod = .searxng
+    @Option(help: "Ranking: searxng (|P| × Πw × Σ 1/p, the default) or rrf (reciprocal rank fusion, k = 60).")
+    var rank: RankingMethod?
+
+    var resultsPerProvider: Int { limit ?? 20 }
+    var outputFormat: OutputFormat { format ?? .table }
+    var ranking: RankingMethod { rank ?? .searxng }
 
     @Flag(help: "Print each result's sources, positions and score terms.")
     var explain = false
 
     func validate() throws {
-        guard (1...100).contains(limit) else { throw ValidationError("--limit must be between 1 and 100") }
+        guard (1...100).contains(resultsPerProvider) else { throw ValidationError("--limit must be between 1 and 100") }
         if let page, page < 1 { throw ValidationError("--page must be 1 or more") }
         if page != nil, cursor != nil { throw ValidationError("use either --page or --cursor, not both") }
     }
@@ -55,15 +63,15 @@ struct SearchCommand: AsyncParsableCommand {
             do { return try SearchCursor(token: token) } catch { throw CLIError.usage("--cursor is not a cursor from seek") }
         }
         let options = SearchOptions(
-            query: parsed.text, providers: chosen.0, limit: limit, page: page ?? 1, cursor: decodedCursor,
-            timeout: selection.timeoutDuration, ranking: rank)
+            query: parsed.text, providers: chosen.0, limit: resultsPerProvider, page: page ?? 1, cursor: decodedCursor,
+            timeout: selection.timeoutDuration, ranking: ranking)
         let engine = try session.engine
         let context = session.context
         let result: SearchResult
         // The merge and the output run once on a sample while the providers answer (OutputRehearsal);
         // once they have answered it is too late to help, so it is cancelled if it has not started.
-        let format = self.format
-        let rehearsal = WhileProvidersAnswer.run { [rank] in OutputRehearsal.run(format: format, ranking: rank) }
+        let format = outputFormat
+        let rehearsal = WhileProvidersAnswer.run { [ranking] in OutputRehearsal.run(format: format, ranking: ranking) }
         do {
             defer { rehearsal.cancel() }
             result = try await engine.search(options, onBatch: streamer(engine: engine, registry: registry, context: context))
@@ -82,9 +90,9 @@ struct SearchCommand: AsyncParsableCommand {
     private func streamer(
         engine: SearchEngine, registry: ProviderRegistry, context: CLIContext
     ) -> @Sendable (ProviderBatch) async -> Void {
-        guard format == .ndjson else { return { _ in } }
+        guard outputFormat == .ndjson else { return { _ in } }
         let weights = Dictionary(registry.providers.map { ($0.descriptor.id, engine.weight(for: $0)) }) { first, _ in first }
-        let ranking = rank
+        let ranking = self.ranking
         let stdout = context.stdout
         return { batch in
             let weight = weights[batch.outcome.provider] ?? 1
@@ -103,16 +111,17 @@ struct BangQuery {
     var providers: [String]?
 
     static func parse(_ query: String, registry: ProviderRegistry) -> BangQuery {
-        var words: [Substring] = []
+        var text = ""
         var chosen: [String] = []
         for word in query.split(separator: " ") {
             if word.hasPrefix("!"), word.count > 1, let provider = registry.provider(forBang: String(word.dropFirst())) {
                 if !chosen.contains(provider.descriptor.id) { chosen.append(provider.descriptor.id) }
             } else {
-                words.append(word)
+                if !text.isEmpty { text += " " }
+                text += word
             }
         }
-        return BangQuery(text: words.joined(separator: " "), providers: chosen.isEmpty ? nil : chosen)
+        return BangQuery(text: text, providers: chosen.isEmpty ? nil : chosen)
     }
 }
 

@@ -171,7 +171,8 @@ enum StatsLog {
     static func append(_ line: String, to url: URL) -> Int? {
         guard let fd = LockedFile.openLocked(url, exclusive: false, create: true, append: true) else { return nil }
         defer { LockedFile.unlockAndClose(fd) }
-        guard LockedFile.append(fd, Data(line.utf8)) else { return nil }
+        var line = line
+        guard line.withUTF8({ LockedFile.append(fd, UnsafeRawBufferPointer($0)) }) else { return nil }
         return LockedFile.size(fd)
     }
 

@@ -1,0 +1,42 @@
+import Foundation
+@testable import SeekCLI
+import Testing
+
+@Suite("Writing to stdout and stderr")
+struct FileDescriptorSinkTests {
+    @Test("a text longer than a pipe holds arrives whole, written in as many pieces as the reader takes")
+    func longTextArrivesWhole() async throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        let text = String(repeating: "0123456789abcdef", count: 64 * 1024)  // 1 MiB, a pipe holds 64 KiB
+        let writer = Thread {
+            FileDescriptorSink(descriptor: writeEnd).write(text)
+            close(writeEnd)
+        }
+        writer.start()
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            received.append(contentsOf: buffer[..<count])
+        }
+        close(readEnd)
+        #expect(received.count == text.utf8.count)
+        #expect(received == Data(text.utf8))
+    }
+
+    @Test("a reader that has gone away (`seek … | head`) ends the write quietly instead of crashing")
+    func closedReaderEndsTheWrite() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        close(ends[0])
+        // With SIGPIPE ignored the write fails with EPIPE, which must not trap (FileHandle's would).
+        let previous = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, previous) }
+        FileDescriptorSink(descriptor: ends[1]).write(String(repeating: "x", count: 200_000))
+        close(ends[1])
+    }
+}
