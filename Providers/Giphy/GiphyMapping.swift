@@ -92,32 +92,37 @@ enum GiphyMapping {
     }
 
     static func images(_ object: [String: JSONValue]) -> [ImageSize: ImageReference] {
-        let renditions = renditions(object)
+        // Only the renditions a size asks for are parsed: a GIF lists ~25, a size uses one, and a
+        // URL costs a few microseconds to parse.
+        var parsed: [String: Rendition?] = [:]
+        func usable(_ name: String) -> Rendition? {
+            if let known = parsed[name] { return known }
+            let found = rendition(name, in: object)
+            parsed[name] = found
+            return found
+        }
         var images: [ImageSize: ImageReference] = [:]
         for (size, names) in renditionPreferences {
-            guard let found = names.lazy.compactMap({ renditions[$0] }).first else { continue }
+            guard let found = names.lazy.compactMap(usable).first else { continue }
             images[size] = ImageReference(url: found.url, size: size, width: found.width, height: found.height)
         }
         return images
     }
 
-    /// Usable renditions by name, from `images` or from the flat 2016 fields.
-    static func renditions(_ object: [String: JSONValue]) -> [String: (url: URL, width: Int?, height: Int?)] {
-        var result: [String: (url: URL, width: Int?, height: Int?)] = [:]
-        if let images = object["images"]?.objectValue {
-            for (name, value) in images {
-                guard let url = value["url"]?.stringValue.flatMap(webURL) else { continue }
-                result[name] = (url, dimension(value["width"]), dimension(value["height"]))
-            }
+    typealias Rendition = (url: URL, width: Int?, height: Int?)
+
+    /// The rendition `name` with a usable URL, from `images` or from the flat 2016 fields.
+    static func rendition(_ name: String, in object: [String: JSONValue]) -> Rendition? {
+        if let value = object["images"]?.objectValue?[name], let url = value["url"]?.stringValue.flatMap(webURL) {
+            return (url, dimension(value["width"]), dimension(value["height"]))
         }
-        if result["original"] == nil, let url = (text(object, "image_original_url") ?? text(object, "image_url")).flatMap(webURL) {
-            result["original"] = (url, dimension(object["image_width"]), dimension(object["image_height"]))
+        if name == "original", let url = (text(object, "image_original_url") ?? text(object, "image_url")).flatMap(webURL) {
+            return (url, dimension(object["image_width"]), dimension(object["image_height"]))
         }
-        for name in legacyRenditions where result[name] == nil {
-            guard let url = text(object, name + "_url").flatMap(webURL) else { continue }
-            result[name] = (url, dimension(object[name + "_width"]), dimension(object[name + "_height"]))
+        if legacyRenditions.contains(name), let url = text(object, name + "_url").flatMap(webURL) {
+            return (url, dimension(object[name + "_width"]), dimension(object[name + "_height"]))
         }
-        return result
+        return nil
     }
 
     // MARK: - Lenient values

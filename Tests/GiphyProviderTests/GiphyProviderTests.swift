@@ -189,6 +189,27 @@ struct GiphyProviderTests {
 
     // MARK: - Mapping
 
+    @Test("a size skips a rendition without a usable web URL and takes the next one it prefers")
+    func unusableRenditionFallsThrough() async throws {
+        let gif = """
+        {"type":"gif","id":"fall1","url":"https://giphy.com/gifs/fall1","title":"Fall",
+         "images":{"fixed_width_small":{"url":"ftp://media0.giphy.com/media/fall1/100w.gif","width":"100","height":"56"},
+                   "fixed_height_small":{"url":"https://media0.giphy.com/media/fall1/100.gif","width":"178","height":"100"},
+                   "original":{"url":"","width":"480","height":"270"}},
+         "image_original_url":"https://media0.giphy.com/media/fall1/giphy-flat.gif","image_width":"480","image_height":"270"}
+        """
+        try await withGiphy { provider, server in
+            server.route("/v1/gifs/search", body(listJSON([gif], total: 1)))
+            let item = try #require(try await provider.search(SearchRequest(query: "fall")).items.first)
+            #expect(item.images[.small]?.url.absoluteString == "https://media0.giphy.com/media/fall1/100.gif")
+            #expect(item.images[.small]?.height == 100)
+            // `original` in `images` has no URL: the flat field of the older shape stands in for it.
+            #expect(item.images[.original]?.url.absoluteString == "https://media0.giphy.com/media/fall1/giphy-flat.gif")
+            #expect(item.images[.large]?.url.absoluteString == "https://media0.giphy.com/media/fall1/giphy-flat.gif")
+            #expect(item.images[.medium] == nil)
+        }
+    }
+
     @Test("maps a GIF to an item: id, title, creator, year, identifiers, url and sized images")
     func itemMapping() async throws {
         try await withGiphy { provider, server in
