@@ -105,6 +105,28 @@ struct ResilienceStateFileTests {
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 
+    @Test("the first update creates the file's missing folders, several levels deep")
+    func updateCreatesFolders() throws {
+        let root = try resilienceTemporaryDirectory()
+        let url = root.appendingPathComponent("a/b/c/state.json")
+        LockedStateFile(url: url, empty: 0).update { $0 += 3 }
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("a/b/c").path, isDirectory: &isDirectory))
+        #expect(isDirectory.boolValue)
+        #expect(FileManager.default.fileExists(atPath: url.path))
+        #expect(LockedStateFile(url: url, empty: 0).read() == 3)
+    }
+
+    @Test("concurrent first updates in a folder that does not exist yet all reach the file")
+    func concurrentFolderCreation() async throws {
+        let url = try resilienceTemporaryDirectory().appendingPathComponent("new/deeper/counter.json")
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 { group.addTask { LockedStateFile(url: url, empty: 0).update { $0 += 1 } } }
+        }
+        #expect(FileManager.default.fileExists(atPath: url.path))
+        #expect(LockedStateFile(url: url, empty: 0).read() == 8)
+    }
+
     @Test("an unusable location keeps the state in process memory, shared by every instance")
     func memoryFallback() throws {
         let blocker = try resilienceTemporaryDirectory().appendingPathComponent("file")

@@ -144,8 +144,7 @@ enum LockedFile {
         let writes = exclusive || create
         let flags = writes ? O_RDWR | O_CREAT | O_CLOEXEC | (append ? O_APPEND : 0) : O_RDONLY | O_CLOEXEC
         var fd = open(path, flags, 0o644)
-        if writes, fd < 0, errno == ENOENT {
-            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if writes, fd < 0, errno == ENOENT, makeDirectories(url.deletingLastPathComponent().path) {
             fd = open(path, flags, 0o644)
         }
         guard fd >= 0 else { return nil }
@@ -156,6 +155,27 @@ enum LockedFile {
             }
         }
         return fd
+    }
+
+    /// Creates `path` and its missing parents, as `mkdir -p` does; true when it is a directory then.
+    /// `mkdir(2)` directly: `FileManager`'s `createDirectory` costs ~0.2 ms a call on Linux, and a
+    /// search's state files are opened on the way to every request.
+    static func makeDirectories(_ path: String) -> Bool {
+        if mkdir(path, 0o777) == 0 { return true }
+        switch errno {
+        case EEXIST:
+            var info = stat()
+            return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        case ENOENT:
+            var parent = Substring(path)
+            while parent.count > 1, parent.hasSuffix("/") { parent = parent.dropLast() }
+            guard let slash = parent.lastIndex(of: "/") else { return false }
+            let parentPath = slash == parent.startIndex ? "/" : String(parent[..<slash])
+            guard parentPath != path, makeDirectories(parentPath) else { return false }
+            return mkdir(path, 0o777) == 0 || errno == EEXIST
+        default:
+            return false
+        }
     }
 
     static func unlockAndClose(_ fd: Int32) {
