@@ -113,7 +113,7 @@ struct BangQuery {
     static func parse(_ query: String, registry: ProviderRegistry) -> BangQuery {
         var text = ""
         var chosen: [String] = []
-        for word in query.split(separator: " ") {
+        for word in query.split(separator: " ").map(String.init) {
             if word.hasPrefix("!"), word.count > 1, let provider = registry.provider(forBang: String(word.dropFirst())) {
                 if !chosen.contains(provider.descriptor.id) { chosen.append(provider.descriptor.id) }
             } else {

@@ -20,21 +20,28 @@ import Foundation
 public struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable {
     /// Where the state lives; nil keeps it in process memory only.
     public let url: URL?
-    private let memoryKey: String
+    private let memoryName: String?
     private let empty: State
 
     /// State kept in the file at `url` (its directory is created on first use).
     public init(url: URL, empty: State) {
         self.url = url
-        self.memoryKey = url.standardizedFileURL.path
+        self.memoryName = nil
         self.empty = empty
     }
 
     /// State kept only in this process's memory, shared by every instance with the same `name`.
     public init(inMemory name: String, empty: State) {
         self.url = nil
-        self.memoryKey = "memory:" + name
+        self.memoryName = name
         self.empty = empty
+    }
+
+    /// Where the state lives in memory when the file cannot be used (or there is none); made only
+    /// then, as standardising a file URL costs more than the file access it stands in for.
+    private var memoryKey: String {
+        if let memoryName { return "memory:" + memoryName }
+        return url?.standardizedFileURL.path ?? ""
     }
 
     /// The current state; a missing or unreadable file reads as the empty state.
