@@ -171,18 +171,23 @@ enum AladinMapping {
 
     static func covers(_ cover: String?) -> [ImageSize: ImageReference] {
         guard let cover, let url = webURL(cover) else { return [:] }
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+        // The path's last cover directory ("coversum", "cover500", …) names the size; the other
+        // sizes swap it. Worked on the URL's text: `URLComponents` costs more than the whole item.
+        let text = url.absoluteString
+        guard let authority = text.firstRange(of: "://"),
+              let pathStart = text[authority.upperBound...].firstIndex(of: "/") else {
             return [.large: ImageReference(url: url, size: .large)]
         }
-        var segments = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let pathEnd = text[pathStart...].firstIndex { $0 == "?" || $0 == "#" } ?? text.endIndex
+        var segments = text[pathStart..<pathEnd].split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard let position = segments.lastIndex(where: { coverDirectories.contains($0) }), position < segments.count - 1 else {
             return [.large: ImageReference(url: url, size: .large)]
         }
         var images: [ImageSize: ImageReference] = [:]
         for (size, directory, width) in coverSizes {
             segments[position] = directory
-            components.percentEncodedPath = segments.joined(separator: "/")
-            if let sized = components.url { images[size] = ImageReference(url: sized, size: size, width: width) }
+            let sized = String(text[..<pathStart]) + segments.joined(separator: "/") + String(text[pathEnd...])
+            if let sizedURL = URL(string: sized) { images[size] = ImageReference(url: sizedURL, size: size, width: width) }
         }
         return images
     }

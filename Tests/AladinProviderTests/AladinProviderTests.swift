@@ -279,6 +279,28 @@ struct AladinProviderTests {
         }
     }
 
+    @Test("a cover's sizes swap only its last size directory, keeping the host, the port and the query")
+    func coverSizesKeepTheRest() async throws {
+        try await withAladin { provider, server in
+            let cover = "https://img.example:8443/cover/31282/cover200/k1.jpg?v=2#top"
+            server.route(searchPath, body(envelopeJSON([itemJSON(cover: cover)], total: 1)))
+            let item = try #require(try await provider.search(SearchRequest(query: "x")).items.first)
+            #expect(item.images[.small]?.url.absoluteString == "https://img.example:8443/cover/31282/coversum/k1.jpg?v=2#top")
+            #expect(item.images[.medium]?.url.absoluteString == "https://img.example:8443/cover/31282/cover/k1.jpg?v=2#top")
+            #expect(item.images[.large]?.url.absoluteString == "https://img.example:8443/cover/31282/cover500/k1.jpg?v=2#top")
+        }
+    }
+
+    @Test("a cover whose size directory is its file name is kept as the large image only")
+    func coverDirectoryAsFileName() async throws {
+        try await withAladin { provider, server in
+            server.route(searchPath, body(envelopeJSON([itemJSON(cover: "https://image.aladin.co.kr/product/1/cover")], total: 1)))
+            let item = try #require(try await provider.search(SearchRequest(query: "x")).items.first)
+            #expect(item.images.count == 1)
+            #expect(item.images[.large]?.url.absoluteString == "https://image.aladin.co.kr/product/1/cover")
+        }
+    }
+
     @Test("HTML entities in titles, authors and descriptions are decoded once", arguments: [
         ("&lt;Tom &amp; Jerry&gt;", "<Tom & Jerry>"),
         ("&quot;Q&quot; &#39;s&#x27; &apos;a&apos;", "\"Q\" 's' 'a'"),
