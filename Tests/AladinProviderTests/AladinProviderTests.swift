@@ -269,13 +269,15 @@ struct AladinProviderTests {
         }
     }
 
-    @Test("a cover outside Aladin's size directories is kept as the large image only")
-    func unknownCover() async throws {
+    @Test("a cover outside Aladin's size directories, or named like one, is kept as the large image only", arguments: [
+        "https://cdn.example/covers/123.jpg", "https://image.aladin.co.kr/product/1/cover",
+    ])
+    func unknownCover(cover: String) async throws {
         try await withAladin { provider, server in
-            server.route(searchPath, body(envelopeJSON([itemJSON(cover: "https://cdn.example/covers/123.jpg")], total: 1)))
+            server.route(searchPath, body(envelopeJSON([itemJSON(cover: cover)], total: 1)))
             let item = try #require(try await provider.search(SearchRequest(query: "x")).items.first)
             #expect(item.images.count == 1)
-            #expect(item.images[.large]?.url.absoluteString == "https://cdn.example/covers/123.jpg")
+            #expect(item.images[.large]?.url.absoluteString == cover)
         }
     }
 
@@ -288,16 +290,6 @@ struct AladinProviderTests {
             #expect(item.images[.small]?.url.absoluteString == "https://img.example:8443/cover/31282/coversum/k1.jpg?v=2#top")
             #expect(item.images[.medium]?.url.absoluteString == "https://img.example:8443/cover/31282/cover/k1.jpg?v=2#top")
             #expect(item.images[.large]?.url.absoluteString == "https://img.example:8443/cover/31282/cover500/k1.jpg?v=2#top")
-        }
-    }
-
-    @Test("a cover whose size directory is its file name is kept as the large image only")
-    func coverDirectoryAsFileName() async throws {
-        try await withAladin { provider, server in
-            server.route(searchPath, body(envelopeJSON([itemJSON(cover: "https://image.aladin.co.kr/product/1/cover")], total: 1)))
-            let item = try #require(try await provider.search(SearchRequest(query: "x")).items.first)
-            #expect(item.images.count == 1)
-            #expect(item.images[.large]?.url.absoluteString == "https://image.aladin.co.kr/product/1/cover")
         }
     }
 
