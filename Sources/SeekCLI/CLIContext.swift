@@ -15,8 +15,7 @@ public struct FileDescriptorSink: TextSink {
     /// Writes all of `text`, or as much as the reader takes: a closed pipe (`seek … | head`) or a
     /// full disk ends the write quietly instead of trapping, as `FileHandle.write` would.
     public func write(_ text: String) {
-        var text = text
-        _ = text.withUTF8 { FileDescriptorIO.writeAll(descriptor, UnsafeRawBufferPointer($0)) }
+        FileDescriptorIO.writeAll(descriptor, text)
     }
 }
 

@@ -15,7 +15,7 @@ public enum ISBN {
         }
         let text = String(kept)
         // Only ASCII matters to validity; other text is uppercased as a whole, like any string.
-        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return text.uppercased() }
+        guard text.isASCII else { return text.uppercased() }
         return String(decoding: text.utf8.map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }, as: UTF8.self)
     }
 

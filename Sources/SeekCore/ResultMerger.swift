@@ -175,7 +175,7 @@ public enum ResultMerger {
 
     /// Lowercased letters and digits only, diacritics folded. ASCII text takes a fast path.
     public static func normalise(_ text: String) -> String {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+        if text.isASCII {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(text.utf8.count)
             for byte in text.utf8 {

@@ -2,6 +2,9 @@
 /// methods such as `trimmingCharacters(in:)` go through `NSString` and UTF-16, which made trimming
 /// the largest single cost of mapping a provider's answer (issue 5's fan-out profile).
 extension StringProtocol {
+    /// Whether every character is ASCII: such text needs no Unicode normalisation or folding.
+    public var isASCII: Bool { utf8.allSatisfy { $0 < 0x80 } }
+
     /// The text without leading and trailing white space: spaces, tabs and line breaks (Unicode's
     /// White_Space property, which is Foundation's `.whitespacesAndNewlines`).
     public func trimmed() -> String {

@@ -17,7 +17,7 @@ public struct SearchHistoryEntry: Sendable, Hashable, Codable {
     /// The form two queries are compared in: trimmed, runs of whitespace as one space, lowercased, NFC.
     public static func normalize(_ query: String) -> String {
         // ASCII is its own canonical form; Foundation composes through NSString and UTF-16.
-        let composed = query.utf8.allSatisfy { $0 < 0x80 } ? query : query.precomposedStringWithCanonicalMapping
+        let composed = query.isASCII ? query : query.precomposedStringWithCanonicalMapping
         return composed.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 }

@@ -125,23 +125,6 @@ public struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable {
 /// Encoded states of `LockedStateFile`s that live in memory (or whose file cannot be used), by key.
 private let memoryStore = Locked<[String: Data]>([:])
 
-/// Plain writes to a file descriptor.
-public enum FileDescriptorIO {
-    /// Writes all of `bytes`, again after an interrupted or partial write; false when the descriptor
-    /// takes no more (a closed pipe, a full disk), which ends the write instead of trapping.
-    @discardableResult
-    public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        var written = 0
-        while written < bytes.count {
-            let count = write(descriptor, bytes.baseAddress.map { $0 + written }, bytes.count - written)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return false }
-            written += count
-        }
-        return true
-    }
-}
-
 /// `flock(2)`-locked file access shared by the state files and the stats log.
 enum LockedFile {
     /// Opens and locks `url`; nil when the file cannot be used. Writers (`exclusive`, or `create`)
@@ -216,11 +199,6 @@ enum LockedFile {
             }
         }
         _ = ftruncate(fd, off_t(written))
-    }
-
-    /// Writes all of `bytes` at the end of a file opened for appending; false when that failed.
-    static func append(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        FileDescriptorIO.writeAll(fd, bytes)
     }
 
     /// The file's size in bytes.

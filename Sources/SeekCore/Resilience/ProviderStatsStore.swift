@@ -171,8 +171,7 @@ enum StatsLog {
     static func append(_ line: String, to url: URL) -> Int? {
         guard let fd = LockedFile.openLocked(url, exclusive: false, create: true, append: true) else { return nil }
         defer { LockedFile.unlockAndClose(fd) }
-        var line = line
-        guard line.withUTF8({ LockedFile.append(fd, UnsafeRawBufferPointer($0)) }) else { return nil }
+        guard FileDescriptorIO.writeAll(fd, line) else { return nil }
         return LockedFile.size(fd)
     }
 
