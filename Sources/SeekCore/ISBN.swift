@@ -3,11 +3,12 @@
 /// They work on UTF-8 code units: every item of every page goes through them, and `Character`
 /// properties (`wholeNumberValue`, grapheme breaking) cost far more than the check digits.
 public enum ISBN {
-    /// Removes hyphens, spaces and a leading "ISBN"; uppercases a trailing x.
+    /// Removes hyphens, spaces and a leading "ISBN" label ("ISBN", "ISBN:", "ISBN-13:", "ISBN 10");
+    /// uppercases a trailing x.
     public static func clean(_ raw: String) -> String {
         var units = Substring(raw).unicodeScalars.drop { $0.properties.isWhitespace }
         if units.count >= 4, String(String.UnicodeScalarView(units.prefix(4))).uppercased() == "ISBN" {
-            units = units.dropFirst(4)
+            units = dropLength(from: units.dropFirst(4))
         }
         var kept = String.UnicodeScalarView()
         for scalar in units where !scalar.properties.isWhitespace && scalar != "-" && scalar != ":" {
@@ -17,6 +18,16 @@ public enum ISBN {
         // Only ASCII matters to validity; other text is uppercased as a whole, like any string.
         guard text.isASCII else { return text.uppercased() }
         return String(decoding: text.utf8.map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// After "ISBN": a "10" or "13" that names the form ("-13:", " 10 ") rather than starts the number,
+    /// that is one followed by a colon or a space.
+    private static func dropLength(from units: Substring.UnicodeScalarView) -> Substring.UnicodeScalarView {
+        let rest = units.drop { $0 == "-" || $0.properties.isWhitespace }
+        guard rest.starts(with: "10".unicodeScalars) || rest.starts(with: "13".unicodeScalars),
+              let next = rest.dropFirst(2).first, next == ":" || next.properties.isWhitespace
+        else { return units }
+        return rest.dropFirst(2)
     }
 
     public static func isValid10(_ isbn: String) -> Bool {

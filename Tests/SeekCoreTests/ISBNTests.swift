@@ -10,6 +10,23 @@ struct ISBNTests {
         #expect(ISBN.clean("\u{3000} isbn: 978 0 306 40615 7") == "9780306406157")
     }
 
+    @Test("a label naming the form is stripped with the prefix", arguments: [
+        ("ISBN-13: 978-0-306-40615-7", "9780306406157"), ("ISBN-10: 0-306-40615-2", "9780306406157"),
+        ("ISBN 13 9780306406157", "9780306406157"), ("isbn13:9780306406157", "9780306406157"),
+        ("ISBN-10 0306406152", "9780306406157"),
+    ])
+    func lengthLabel(_ raw: String, _ expected: String) {
+        #expect(ISBN.normalized(raw) == expected)
+    }
+
+    @Test("digits that start the number are not taken for a label")
+    func numberStartingWithTen() {
+        // 1000000001 is a valid ISBN-10 whose first digits read "10".
+        #expect(ISBN.clean("ISBN 1000000001") == "1000000001")
+        #expect(ISBN.normalized("ISBN 1000000001") == ISBN.isbn13(from: "1000000001"))
+        #expect(ISBN.normalized("ISBN-13: 978-0-306-40615-8") == nil)
+    }
+
     @Test("digits from other scripts are not ISBN digits", arguments: ["٩٧٨٠٣٠٦٤٠٦١٥٧", "９７８０３０６４０６１５７", "030640615２"])
     func nonASCIIDigits(_ text: String) {
         #expect(ISBN.normalized(text) == nil)
