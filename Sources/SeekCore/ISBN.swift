@@ -8,7 +8,7 @@ public enum ISBN {
     public static func clean(_ raw: String) -> String {
         var units = Substring(raw).unicodeScalars.drop { $0.properties.isWhitespace }
         if units.count >= 4, String(String.UnicodeScalarView(units.prefix(4))).uppercased() == "ISBN" {
-            units = dropLength(from: units.dropFirst(4))
+            units = withoutFormLabel(units.dropFirst(4))
         }
         var kept = String.UnicodeScalarView()
         for scalar in units where !scalar.properties.isWhitespace && scalar != "-" && scalar != ":" {
@@ -20,9 +20,9 @@ public enum ISBN {
         return String(decoding: text.utf8.map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }, as: UTF8.self)
     }
 
-    /// After "ISBN": a "10" or "13" that names the form ("-13:", " 10 ") rather than starts the number,
-    /// that is one followed by a colon or a space.
-    private static func dropLength(from units: Substring.UnicodeScalarView) -> Substring.UnicodeScalarView {
+    /// The text after "ISBN" without a "10" or "13" that names the form ("-13:", " 10 "): one followed
+    /// by a colon or a space, which a number's own first digits never are.
+    private static func withoutFormLabel(_ units: Substring.UnicodeScalarView) -> Substring.UnicodeScalarView {
         let rest = units.drop { $0 == "-" || $0.properties.isWhitespace }
         guard rest.starts(with: "10".unicodeScalars) || rest.starts(with: "13".unicodeScalars),
               let next = rest.dropFirst(2).first, next == ":" || next.properties.isWhitespace

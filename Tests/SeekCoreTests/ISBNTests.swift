@@ -24,6 +24,10 @@ struct ISBNTests {
         // 1000000001 is a valid ISBN-10 whose first digits read "10".
         #expect(ISBN.clean("ISBN 1000000001") == "1000000001")
         #expect(ISBN.normalized("ISBN 1000000001") == ISBN.isbn13(from: "1000000001"))
+    }
+
+    @Test("a labelled ISBN with a wrong check digit is still invalid")
+    func labelledWrongCheckDigit() {
         #expect(ISBN.normalized("ISBN-13: 978-0-306-40615-8") == nil)
     }
 
