@@ -7,31 +7,24 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
-/// How the executables are linked on Linux, for start-up time (BENCHMARKS.md, fan-out):
-/// - Linking the Swift runtime in (`--static-swift-stdlib`) also exports every symbol of our own and
-///   our dependencies' code (~37,000) from the executable; nothing looks them up, and every start
-///   paid for them (the dynamic loader's symbol lookups, the runtime's `dladdr`): ~1.5 ms a run.
-/// - A position-independent executable this size carries ~126,000 relocations, which the dynamic
-///   loader applies at every start, copying ~380 pages of metadata and tables to write them: ~2 ms
-///   a run. The release build, linked at a fixed address, has none. The trade: the executable's own
-///   code and data are not at a random address (its libraries, heap and stacks still are). Release
-///   only, and with the runtime linked in as README builds it: against the shared Swift runtime
-///   (debug builds) the loader warns about protected symbols. Drop `-no-pie` to undo it.
-let executableLinkerSettings: [LinkerSetting] = [
-    .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux])),
-    .unsafeFlags(["-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release)),
-]
+let nioLocks = Target.Dependency.product(name: "NIOConcurrencyHelpers", package: "swift-nio")
 
 let package = Package(
     name: "Seek",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "SeekCore", targets: ["SeekCore"]),
+        .library(name: "SeekJSON", targets: ["SeekJSON"]),
+        .library(name: "SeekHTTP", targets: ["SeekHTTP"]),
+        .library(name: "SeekResilience", targets: ["SeekResilience"]),
+        .library(name: "SeekLoopback", targets: ["SeekLoopback"]),
         .library(name: "SeekTesting", targets: ["SeekTesting"]),
+        .library(name: "SeekSession", targets: ["SeekSession"]),
         .library(name: "SeekCLI", targets: ["SeekCLI"]),
         .library(name: "OpenLibraryProvider", targets: ["OpenLibraryProvider"]),
         .library(name: "GiphyProvider", targets: ["GiphyProvider"]),
         .library(name: "AladinProvider", targets: ["AladinProvider"]),
+        .library(name: "DeclaredProvider", targets: ["DeclaredProvider"]),
         .library(name: "SeekImageCache", targets: ["SeekImageCache"]),
         .library(name: "SeekStore", targets: ["SeekStore"]),
         .library(name: "ITBookstoreProvider", targets: ["ITBookstoreProvider"]),
@@ -46,9 +39,16 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
+        // The contract and the engine: provider protocol, models, ids, errors, statuses, call options
+        // and middleware, container, fan-out, merge, rank, cursor, ISBN. Depends on nothing of ours.
+        .target(name: "SeekCore", dependencies: [nioLocks], swiftSettings: strictSettings),
+        // Untyped JSON in one pass, JSON text out in written order, dot paths.
+        .target(name: "SeekJSON", dependencies: ["SeekCore"], swiftSettings: strictSettings),
+        // The HTTP transport on AsyncHTTPClient, and the client providers call their APIs with.
         .target(
-            name: "SeekCore",
+            name: "SeekHTTP",
             dependencies: [
+                "SeekCore", "SeekJSON",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -56,71 +56,86 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Circuit breakers, rate limits, retries and per-provider stats, shared by every process.
+        .target(name: "SeekResilience", dependencies: ["SeekCore", "SeekJSON", "SeekHTTP", nioLocks], swiftSettings: strictSettings),
+        // A loopback HTTP server that replays recorded answers: demo mode and the tests.
         .target(
-            name: "SeekTesting",
+            name: "SeekLoopback",
             dependencies: [
-                "SeekCore",
+                "SeekCore", nioLocks,
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),
+        // Test support: the shared fixtures and the provider conformance kit.
+        .target(
+            name: "SeekTesting",
+            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP", "SeekLoopback", nioLocks],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "SeekImageCache",
-            dependencies: ["SeekCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["SeekCore", "SeekHTTP", "SeekResilience", nioLocks, .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .target(
             name: "SeekStore",
-            dependencies: ["SeekCore", "CSeekSQLite", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SeekCore", "SeekJSON", nioLocks, .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
-        // A C wrapper for one variadic SQLite call (SeekStore's database setup).
-        .target(name: "CSeekSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "OpenLibraryProvider",
-            dependencies: ["SeekCore"],
+            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP"],
             path: "Providers/OpenLibrary",
             swiftSettings: strictSettings
         ),
         .target(
             name: "GiphyProvider",
-            dependencies: ["SeekCore"],
+            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP"],
             path: "Providers/Giphy",
             swiftSettings: strictSettings
         ),
         .target(
             name: "AladinProvider",
-            dependencies: ["SeekCore"],
+            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP"],
             path: "Providers/Aladin",
             swiftSettings: strictSettings
         ),
+        // Providers declared in the config file ("jsonProviders"): URL templates and JSON paths.
         .target(
-            name: "SeekCLI",
+            name: "DeclaredProvider",
+            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP"],
+            path: "Providers/Declared",
+            swiftSettings: strictSettings
+        ),
+        // The session every host opens: the composition root (the only place that lists providers),
+        // the shared HTTP client, caches, breakers, stats and the database; demo mode.
+        .target(
+            name: "SeekSession",
             dependencies: [
-                "SeekCore",
-                "SeekTesting",
-                "OpenLibraryProvider",
-                "GiphyProvider",
-                "AladinProvider",
-                "SeekImageCache",
-                "SeekStore",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SeekCore", "SeekJSON", "SeekHTTP", "SeekResilience", "SeekLoopback", "SeekImageCache", "SeekStore",
+                "OpenLibraryProvider", "GiphyProvider", "AladinProvider", "DeclaredProvider", nioLocks,
             ],
             resources: [.copy("Resources/Demo")],
             swiftSettings: strictSettings
         ),
-        .executableTarget(
-            name: "seek",
-            dependencies: ["SeekCLI"],
-            swiftSettings: strictSettings,
-            linkerSettings: executableLinkerSettings
+        // The command-line host.
+        .target(
+            name: "SeekCLI",
+            dependencies: [
+                "SeekCore", "SeekJSON", "SeekHTTP", "SeekResilience", "SeekSession", "SeekImageCache", "SeekStore",
+                "GiphyProvider", nioLocks,
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
         ),
+        .executableTarget(name: "seek", dependencies: ["SeekCLI"], swiftSettings: strictSettings),
         // A fourth provider as a user would write it, and `seek` with it added (Examples/ITBookstore).
         .target(
             name: "ITBookstoreProvider",
-            dependencies: ["SeekCore"],
+            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP"],
             path: "Examples/ITBookstore/Sources/ITBookstoreProvider",
             swiftSettings: strictSettings
         ),
@@ -128,10 +143,13 @@ let package = Package(
             name: "seek-itbook",
             dependencies: ["SeekCLI", "ITBookstoreProvider"],
             path: "Examples/ITBookstore/Sources/seek-itbook",
-            swiftSettings: strictSettings,
-            linkerSettings: executableLinkerSettings
+            swiftSettings: strictSettings
         ),
-        .testTarget(name: "SeekCoreTests", dependencies: ["SeekCore", "SeekTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "SeekCoreTests", dependencies: ["SeekCore", "SeekTesting", nioLocks], swiftSettings: strictSettings),
+        .testTarget(name: "SeekJSONTests", dependencies: ["SeekJSON", "SeekHTTP"], swiftSettings: strictSettings),
+        .testTarget(name: "SeekHTTPTests", dependencies: ["SeekHTTP", "SeekTesting"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "SeekResilienceTests", dependencies: ["SeekResilience", "SeekTesting", nioLocks], swiftSettings: strictSettings),
         .testTarget(name: "SeekTestingTests", dependencies: ["SeekTesting"], swiftSettings: strictSettings),
         .testTarget(
             name: "OpenLibraryProviderTests",
@@ -140,10 +158,11 @@ let package = Package(
         ),
         .testTarget(name: "GiphyProviderTests", dependencies: ["GiphyProvider", "SeekTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AladinProviderTests", dependencies: ["AladinProvider", "SeekTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "DeclaredProviderTests", dependencies: ["DeclaredProvider", "SeekTesting"], swiftSettings: strictSettings),
         .testTarget(name: "SeekImageCacheTests", dependencies: ["SeekImageCache", "SeekTesting"], swiftSettings: strictSettings),
         .testTarget(
             name: "SeekStoreTests",
-            dependencies: ["SeekStore", "SeekTesting", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SeekStore", "SeekTesting", nioLocks, .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -154,7 +173,7 @@ let package = Package(
         ),
         // ITBookstoreProvider: the CLI tests run `seek` with the example added, as seek-itbook does.
         .testTarget(
-            name: "SeekCLITests", dependencies: ["SeekCLI", "SeekTesting", "ITBookstoreProvider"],
+            name: "SeekCLITests", dependencies: ["SeekCLI", "SeekSession", "SeekTesting", "ITBookstoreProvider", nioLocks],
             swiftSettings: strictSettings
         ),
     ],

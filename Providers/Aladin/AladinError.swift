@@ -1,5 +1,7 @@
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
 
 /// Aladin's error body, `{"errorCode": 8, "errorMessage": "…"}`, which it serves with HTTP 200.
 struct AladinError {

@@ -1,4 +1,7 @@
 import Foundation
+import SeekCore
+import SeekHTTP
+import SeekJSON
 
 /// Turns Aladin's `output=js` bodies into strict JSON before `JSONValue(parsing:)` reads them.
 ///

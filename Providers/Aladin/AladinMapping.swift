@@ -1,5 +1,7 @@
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
 
 /// Turns Aladin `item` objects (`Version=20131101`) into items and details.
 enum AladinMapping {

@@ -1,5 +1,7 @@
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
 
 /// Korean book search, detail and bestsellers from the Aladin (알라딘) Open API "TTB" (`/ttb/api/*.aspx`, `output=js`).
 ///
@@ -46,11 +48,11 @@ public struct AladinProvider: SearchProvider {
     /// (or `providers.aladin.url|ttbKey|timeout|weight` in the config file).
     public init(environment: ProviderEnvironment) throws {
         let settings = environment.settings
-        let timeout = settings.number(provider: Self.id, key: "timeout").flatMap { $0 > 0 ? $0 : nil } ?? 10
+        let timeout = try settings.providerTimeout(Self.id) ?? .seconds(10)
         self.init(
             baseURL: try settings.baseURL(Self.urlVariable, provider: Self.id, default: Self.defaultBaseURL),
             apiKey: settings.string(Self.keyVariable, provider: Self.id, key: "ttbKey"),
-            transport: environment.transport, timeout: .seconds(timeout),
+            transport: environment.transport, timeout: timeout,
             weight: settings.number(provider: Self.id, key: "weight") ?? 1)
     }
 
@@ -64,7 +66,7 @@ public struct AladinProvider: SearchProvider {
     // MARK: - Calls
 
     /// Searches books by keyword. Aladin pages by page number: the cursor, when set, is the next page number.
-    public func search(_ request: SearchRequest) async throws -> SearchPage {
+    public func search(_ request: SearchRequest, options: CallOptions) async throws -> SearchPage {
         let key = try requireKey()
         let query = request.query.trimmed()
         guard !query.isEmpty else {
@@ -85,7 +87,7 @@ public struct AladinProvider: SearchProvider {
     }
 
     /// This week's bestsellers (books).
-    public func trending(limit: Int) async throws -> SearchPage {
+    public func trending(limit: Int, options: CallOptions) async throws -> SearchPage {
         let key = try requireKey()
         let limit = min(max(1, limit), Self.maxLimit)
         let envelope = try await call(key, endpoint: "ItemList.aspx", query: [
@@ -98,7 +100,7 @@ public struct AladinProvider: SearchProvider {
     }
 
     /// Looks one book up by ISBN-13, ISBN-10 or Aladin itemId, chosen by the id's shape.
-    public func detail(_ id: ItemID) async throws -> ItemDetail {
+    public func detail(_ id: ItemID, options: CallOptions) async throws -> ItemDetail {
         let key = try requireKey()
         guard id.provider == Self.id else {
             throw SeekError(.invalidInput, provider: Self.id, detail: "\(id) is not an Aladin id")

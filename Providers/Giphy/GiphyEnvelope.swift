@@ -1,4 +1,6 @@
 import SeekCore
+import SeekHTTP
+import SeekJSON
 
 /// A GIPHY response body read leniently: `data` (array, object or absent), `pagination`, `meta`, and the
 /// legacy `{"message": …}` error form.

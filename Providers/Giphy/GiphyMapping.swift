@@ -1,5 +1,7 @@
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
 
 /// Turns GIPHY GIF objects (any era: 2016 flat `/random`, 2017–2023 `images`) into items and details.
 enum GiphyMapping {

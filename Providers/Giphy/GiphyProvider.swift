@@ -1,5 +1,7 @@
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
 
 /// GIF search, trending, autocomplete and detail from the GIPHY API (`api.giphy.com/v1/gifs/…`).
 ///
@@ -61,10 +63,10 @@ public struct GiphyProvider: SearchProvider {
                 .configuration, provider: Self.id,
                 detail: "\(Self.ratingVariable) must be one of g, pg, pg-13, r (got \(rating))")
         }
-        let timeout = settings.number(provider: Self.id, key: "timeout").flatMap { $0 > 0 ? $0 : nil } ?? 10
+        let timeout = try settings.providerTimeout(Self.id) ?? .seconds(10)
         self.init(
             baseURL: baseURL, apiKey: settings.string(Self.keyVariable, provider: Self.id, key: "apiKey"),
-            transport: environment.transport, rating: rating, timeout: .seconds(timeout),
+            transport: environment.transport, rating: rating, timeout: timeout,
             weight: settings.number(provider: Self.id, key: "weight") ?? 1)
     }
 
@@ -76,11 +78,23 @@ public struct GiphyProvider: SearchProvider {
     public var endpoint: String { baseURL.absoluteString }
 
     /// Answers differ by content rating, so cached ones are kept apart by it.
-    public var answerScope: String { rating.map { "\(endpoint) rating=\($0)" } ?? endpoint }
+    public func answerScope(_ options: CallOptions) -> String {
+        let chosen = try? rating(for: options)
+        return chosen.map { "\(endpoint) rating=\($0)" } ?? endpoint
+    }
+
+    /// The rating a call sends: the call's own, else the configured one; one GIPHY does not know is invalid input.
+    func rating(for options: CallOptions) throws -> String? {
+        guard let asked = options.rating?.trimmed().lowercased(), !asked.isEmpty else { return rating }
+        guard Self.ratings.contains(asked) else {
+            throw SeekError(.invalidInput, provider: Self.id, detail: "the rating must be one of g, pg, pg-13, r (got \(asked))")
+        }
+        return asked
+    }
 
     // MARK: - Calls
 
-    public func search(_ request: SearchRequest) async throws -> SearchPage {
+    public func search(_ request: SearchRequest, options: CallOptions) async throws -> SearchPage {
         let key = try requireKey()
         let query = request.query.trimmed()
         guard !query.isEmpty else {
@@ -98,24 +112,24 @@ public struct GiphyProvider: SearchProvider {
             ("q", query),
             ("limit", String(min(request.limit, Self.maxLimit))),
             ("offset", String(offset)),
-            ("rating", rating),
+            ("rating", try rating(for: options)),
             ("lang", Self.language(request.language)),
         ])
         return page(from: envelope, request: request, ceiling: Self.searchOffsetCeiling)
     }
 
-    public func trending(limit: Int) async throws -> SearchPage {
+    public func trending(limit: Int, options: CallOptions) async throws -> SearchPage {
         let key = try requireKey()
         let request = SearchRequest(query: "", limit: min(max(1, limit), Self.maxLimit))
         let envelope = try await call(key, path: "/v1/gifs/trending", query: [
             ("limit", String(request.limit)),
             ("offset", "0"),
-            ("rating", rating),
+            ("rating", try rating(for: options)),
         ])
         return page(from: envelope, request: request, ceiling: Self.trendingOffsetCeiling)
     }
 
-    public func suggest(_ prefix: String, limit: Int) async throws -> [String] {
+    public func suggest(_ prefix: String, limit: Int, options: CallOptions) async throws -> [String] {
         let key = try requireKey()
         let term = prefix.trimmed()
         guard !term.isEmpty else { return [] }
@@ -138,7 +152,7 @@ public struct GiphyProvider: SearchProvider {
         return names
     }
 
-    public func detail(_ id: ItemID) async throws -> ItemDetail {
+    public func detail(_ id: ItemID, options: CallOptions) async throws -> ItemDetail {
         let key = try requireKey()
         guard id.provider == Self.id else {
             throw SeekError(.invalidInput, provider: Self.id, detail: "\(id) is not a GIPHY id")
@@ -148,7 +162,7 @@ public struct GiphyProvider: SearchProvider {
                 .invalidInput, provider: Self.id,
                 detail: "a GIPHY id holds only letters, digits, '-' and '_' (got \(id.value))")
         }
-        let envelope = try await call(key, path: "/v1/gifs/" + URL.encodeSegment(id.value), query: [("rating", rating)])
+        let envelope = try await call(key, path: "/v1/gifs/" + URL.encodeSegment(id.value), query: [("rating", try rating(for: options))])
         // `data` is one object on success; an array is an error-style body (`[]` when the GIF is gone).
         guard let object = envelope.single ?? envelope.list.first else {
             throw SeekError(.notFound, provider: Self.id, detail: "no GIF with id \(id.value)")

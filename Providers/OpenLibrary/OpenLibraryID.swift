@@ -1,5 +1,7 @@
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
 
 /// An Open Library id (`OL27448W`, `OL7353617M`, `OL26320A`) and the kind of record it names.
 struct OpenLibraryID: Hashable, Sendable {

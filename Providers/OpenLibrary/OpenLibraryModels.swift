@@ -1,5 +1,7 @@
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
 
 // Open Library's JSON drifted a lot over the years (see the reference's decoder notes), so every
 // model here reads each field on its own: a field of an unexpected type is dropped, never fatal.

@@ -1,5 +1,7 @@
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
 
 /// Open Library as a Seek provider: work search, work and edition detail with author names,
 /// and cover images by cover id. Needs no key.
@@ -50,10 +52,7 @@ public struct OpenLibraryProvider: SearchProvider {
         let coversText = settings.string(variable, provider: Self.id, key: "coversURL") ?? Self.defaultCoversURL
         let covers = try Settings(environment: [variable: coversText])
             .baseURL(variable, provider: Self.id, default: Self.defaultCoversURL)
-        var timeout = Duration.seconds(10)
-        if let seconds = settings.number(provider: Self.id, key: "timeout"), seconds > 0, seconds <= 3600 {
-            timeout = .milliseconds(Int(seconds * 1000))
-        }
+        let timeout = try settings.providerTimeout(Self.id) ?? .seconds(10)
         self.init(baseURL: base, coversURL: covers, transport: environment.transport, timeout: timeout)
     }
 
@@ -61,7 +60,7 @@ public struct OpenLibraryProvider: SearchProvider {
 
     // MARK: Search
 
-    public func search(_ request: SearchRequest) async throws -> SearchPage {
+    public func search(_ request: SearchRequest, options: CallOptions) async throws -> SearchPage {
         let query = request.query.trimmed()
         guard !query.isEmpty else { throw error(.invalidInput, "the search query is empty") }
         let limit = min(request.limit, Self.maxLimit)
@@ -120,7 +119,7 @@ public struct OpenLibraryProvider: SearchProvider {
     // MARK: Detail
 
     /// A work (`OL…W`, from `/works`) or an edition (`OL…M`, from `/books`), with its authors' names.
-    public func detail(_ id: ItemID) async throws -> ItemDetail {
+    public func detail(_ id: ItemID, options: CallOptions) async throws -> ItemDetail {
         guard id.provider == Self.id else {
             throw error(.invalidInput, "\(id) is not an Open Library id")
         }

@@ -1,5 +1,10 @@
 import Foundation
+import NIOConcurrencyHelpers
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekResilience
+import SeekSession
 
 /// Where text goes: the process's stdout/stderr, or a buffer in tests.
 public protocol TextSink: Sendable {
@@ -21,25 +26,10 @@ public struct FileDescriptorSink: TextSink {
 
 /// Collects text in memory, for in-process tests.
 public final class CapturedText: TextSink {
-    private let buffer = Locked("")
+    private let buffer = NIOLockedValueBox("")
     public init() {}
-    public func write(_ text: String) { buffer.withLock { $0 += text } }
-    public var text: String { buffer.withLock { $0 } }
-}
-
-/// What a run hands over to live until the process exits: a command's session, whose teardown
-/// (closing connections and database files) the kernel does anyway when the process ends.
-public final class ProcessLifetime: Sendable {
-    private let objects = Locked<[any Sendable]>([])
-
-    public init() {}
-
-    func keep(_ object: any Sendable) {
-        objects.withLock { $0.append(object) }
-    }
-
-    /// What has been handed over so far.
-    var kept: [any Sendable] { objects.withLock { $0 } }
+    public func write(_ text: String) { buffer.withLockedValue { $0 += text } }
+    public var text: String { buffer.withLockedValue { $0 } }
 }
 
 /// Everything a command needs from its surroundings; set once per run as a task-local value.
@@ -51,19 +41,16 @@ public struct CLIContext: Sendable {
     public var extraProviders: [ProviderFactory]
     /// Whether stderr is a terminal (progress lines, colour).
     public var isTerminal: Bool
-    /// Set when the process exits as the command returns (`SeekMain.main`); nil in-process (tests).
-    public var processLifetime: ProcessLifetime?
 
     public init(
         environment: [String: String], stdout: any TextSink, stderr: any TextSink,
-        extraProviders: [ProviderFactory] = [], isTerminal: Bool = false, processLifetime: ProcessLifetime? = nil
+        extraProviders: [ProviderFactory] = [], isTerminal: Bool = false
     ) {
         self.environment = environment
         self.stdout = stdout
         self.stderr = stderr
         self.extraProviders = extraProviders
         self.isTerminal = isTerminal
-        self.processLifetime = processLifetime
     }
 
     @TaskLocal public static var current = CLIContext(

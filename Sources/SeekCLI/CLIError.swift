@@ -1,4 +1,9 @@
+import ArgumentParser
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekResilience
+import SeekSession
 
 /// Errors the CLI turns into a stderr line and an exit code.
 enum CLIError: Error {
@@ -36,5 +41,13 @@ enum ExitStatus {
     static func forOutcomes(_ outcomes: [ProviderOutcome]) -> Int32 {
         if outcomes.allSatisfy(\.status.answered) { return success }
         return outcomes.contains(where: \.status.answered) ? someFailed : noneAnswered
+    }
+}
+
+/// A user-state failure as the CLI reports it: `seek: <what failed>` on stderr, exit 1.
+enum UserStateFailure {
+    static func exit(_ error: any Error, context: CLIContext) -> ExitCode {
+        context.err("seek: \(error)")
+        return ExitCode(1)
     }
 }

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekResilience
+import SeekSession
 
 /// `seek`: one search over several sources.
 public struct SeekCommand: AsyncParsableCommand {
@@ -18,30 +22,6 @@ public struct SeekCommand: AsyncParsableCommand {
     )
 
     public init() {}
-
-    /// Parses a command line. The commands that call providers parse as roots of their own when
-    /// named first (their configurations name `seek` as the super-command, so help and errors read
-    /// the same): that skips the rest of the command tree and the root's check for
-    /// `--generate-completion-script`, about 1.5 ms of every search. Help, the root's own flags and
-    /// any command line that does not parse take the long way, so what they print is the whole tree's.
-    static func parse(commandLine arguments: [String]) throws -> any ParsableCommand {
-        let rootOnly = arguments.contains {
-            ["--version", "--help", "-h"].contains($0) || $0.hasPrefix("--generate-completion-script")
-                || $0.hasPrefix("--experimental")
-        }
-        if !rootOnly, let command = providerCommand(arguments) {
-            if let parsed = try? command.parseAsRoot(Array(arguments.dropFirst())) { return parsed }
-        }
-        return try parseAsRoot(arguments)
-    }
-
-    /// The command that calls providers named first on the command line, if one is.
-    static func providerCommand(_ arguments: [String]) -> (any ParsableCommand.Type)? {
-        guard let name = arguments.first else { return nil }
-        return configuration.subcommands.first {
-            $0.configuration.commandName == name && $0.configuration._superCommandName == Self.name
-        }
-    }
 }
 
 /// Runs `seek` in-process: parses `arguments`, runs the command, and returns the exit code.
@@ -49,17 +29,11 @@ public enum SeekMain {
     /// Entry point for `seek` and for executables that add providers (`seek-itbook`).
     public static func main(extraProviders: [ProviderFactory] = []) async -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        // While the arguments are parsed, the other core starts the event loops and, for a command
-        // that calls providers, pays the first request's one-time set-up on loopback.
-        let callsProviders = SeekCommand.providerCommand(arguments) != nil
-        Task.detached(priority: .high) {
-            if callsProviders { await AsyncHTTPTransport.warmUp() } else { AsyncHTTPTransport.startEventLoops() }
-        }
         let environment = CLIContext.processEnvironment()
         let context = CLIContext(
             environment: environment, stdout: FileDescriptorSink.standardOutput,
             stderr: FileDescriptorSink.standardError, extraProviders: extraProviders,
-            isTerminal: isatty(STDERR_FILENO) == 1, processLifetime: ProcessLifetime())
+            isTerminal: isatty(STDERR_FILENO) == 1)
         let code = await run(arguments: arguments, context: context)
         exit(code)
     }
@@ -67,14 +41,11 @@ public enum SeekMain {
     public static func run(arguments: [String], context: CLIContext) async -> Int32 {
         await CLIContext.$current.withValue(context) {
             do {
-                var command = try SeekCommand.parse(commandLine: arguments)
-                // `--no-cache` and `--timeout` reach the composition root (UserState.swift).
-                try await CommandScope.run(command, context: context) {
-                    if var asyncCommand = command.cast(to: (any AsyncParsableCommand).self) {
-                        try await asyncCommand.run()
-                    } else {
-                        try command.run()
-                    }
+                var command = try SeekCommand.parseAsRoot(arguments)
+                if var asyncCommand = command as? any AsyncParsableCommand {
+                    try await asyncCommand.run()
+                } else {
+                    try command.run()
                 }
                 return ExitStatus.success
             } catch let error as CLIError {
@@ -92,13 +63,6 @@ public enum SeekMain {
             }
         }
     }
-}
-
-extension ParsableCommand {
-    /// `self as? T`, cast from the command's own type. A cast from `any ParsableCommand` first asks
-    /// whether the existential type itself conforms, and each such question that the runtime has
-    /// not answered before searches every protocol conformance in the process (~70 µs).
-    func cast<T>(to type: T.Type) -> T? { self as? T }
 }
 
 /// Output formats; each command accepts the ones it can print.
@@ -132,5 +96,19 @@ struct SelectionOptions: ParsableArguments {
         }
     }
 
-    var timeoutDuration: Duration? { timeout.map { .milliseconds(Int64($0 * 1000)) } }
+    var timeoutDuration: Duration? { Duration(timeoutSeconds: timeout) }
+
+    /// What each provider call of the command carries.
+    var callOptions: CallOptions {
+        CallOptions(rating: rating?.lowercased(), noCache: noCache, timeout: timeoutDuration)
+    }
+}
+
+extension Duration {
+    /// A `--timeout` in seconds as a duration: nil when none was given; validated to 0–3600 s by the
+    /// command, and clamped here to that range so no value can overflow.
+    init?(timeoutSeconds seconds: Double?) {
+        guard let seconds, seconds.isFinite else { return nil }
+        self = .milliseconds(Int64((min(max(seconds, 0), 3600) * 1000).rounded()))
+    }
 }

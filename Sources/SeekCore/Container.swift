@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 /// A key for the container: the type itself is the key, its `Value` the type stored under it.
 public protocol ContainerKey {
     associatedtype Value: Sendable
@@ -34,7 +35,7 @@ private enum Registration: Sendable {
 /// A service built on first use, once, however many tasks ask at the same time.
 private final class LazyService<Value: Sendable>: Sendable {
     private let make: @Sendable () throws -> Value
-    private let built = Locked<Value?>(nil)
+    private let built = NIOLockedValueBox<Value?>(nil)
 
     init(_ make: @escaping @Sendable () throws -> Value) {
         self.make = make
@@ -42,7 +43,7 @@ private final class LazyService<Value: Sendable>: Sendable {
 
     var value: Value {
         get throws {
-            try built.withLock { built in
+            try built.withLockedValue { built in
                 if let built { return built }
                 let value = try make()
                 built = value

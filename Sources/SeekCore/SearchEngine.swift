@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Where one merged result came from: a provider, its item id there, its 1-based rank in that
 /// list, and the provider's ranking weight (so a score can be explained from its sources alone).
@@ -32,7 +33,8 @@ public struct MergedResult: Sendable, Hashable {
     }
 }
 
-/// What a search asks of the engine.
+/// What a search asks of the engine: everything one search may vary, as one value, so searches with
+/// different options can run at once in one session.
 public struct SearchOptions: Sendable {
     public var query: String
     /// Provider ids to ask, in order; nil asks every registered provider.
@@ -46,9 +48,16 @@ public struct SearchOptions: Sendable {
     public var timeout: Duration?
     /// How merged results are scored.
     public var ranking: RankingMethod
+    /// A content rating for providers that filter by one; nil keeps their configured default.
+    public var rating: String?
+    /// Ask the providers even when a cached answer is fresh.
+    public var noCache: Bool
+    /// The host shows each result's sources, positions and score terms (the engine computes them anyway).
+    public var explain: Bool
 
     public init(query: String, providers: [String]? = nil, limit: Int = 20, page: Int = 1,
-                cursor: SearchCursor? = nil, timeout: Duration? = nil, ranking: RankingMethod = .searxng) {
+                cursor: SearchCursor? = nil, timeout: Duration? = nil, ranking: RankingMethod = .searxng,
+                rating: String? = nil, noCache: Bool = false, explain: Bool = false) {
         self.query = query
         self.providers = providers
         self.limit = limit
@@ -56,7 +65,13 @@ public struct SearchOptions: Sendable {
         self.cursor = cursor
         self.timeout = timeout
         self.ranking = ranking
+        self.rating = rating
+        self.noCache = noCache
+        self.explain = explain
     }
+
+    /// What each provider call of this search carries.
+    public var call: CallOptions { CallOptions(rating: rating, noCache: noCache, timeout: timeout) }
 }
 
 /// The merged answer to a search.
@@ -113,12 +128,7 @@ public struct ProviderTuning: Sendable, Hashable {
         var tuning: [String: ProviderTuning] = [:]
         for id in ids {
             var entry = ProviderTuning()
-            if let seconds = settings.number(provider: id, key: "timeout") {
-                guard seconds > 0, seconds <= 3600 else {
-                    throw SeekError(.configuration, provider: id, detail: "providers.\(id).timeout must be between 0 and 3600 seconds")
-                }
-                entry.timeout = .milliseconds(Int64((seconds * 1000).rounded()))
-            }
+            entry.timeout = try settings.providerTimeout(id)
             if let weight = settings.number(provider: id, key: "weight") {
                 guard weight > 0, weight.isFinite else {
                     throw SeekError(.configuration, provider: id, detail: "providers.\(id).weight must be a positive number")
@@ -140,10 +150,13 @@ public struct SearchEngine: Sendable {
     public let registry: ProviderRegistry
     /// Overrides of descriptor timeouts and weights, by provider id.
     public let tuning: [String: ProviderTuning]
+    /// The middleware every provider call goes through (cache, resilience).
+    public let pipeline: ProviderPipeline
 
-    public init(registry: ProviderRegistry, tuning: [String: ProviderTuning] = [:]) {
+    public init(registry: ProviderRegistry, tuning: [String: ProviderTuning] = [:], pipeline: ProviderPipeline = ProviderPipeline()) {
         self.registry = registry
         self.tuning = tuning
+        self.pipeline = pipeline
     }
 
     /// The providers a search selects, in registry order; unknown ids are an `.invalidInput` error.
@@ -184,11 +197,13 @@ public struct SearchEngine: Sendable {
             providers = providers.filter { cursor.positions[$0.descriptor.id] != nil }
         }
         let page = cursor?.page ?? options.page
+        let pipeline = self.pipeline
+        let call = options.call
         let answers = await collect(providers, timeout: options.timeout) { provider in
             let request = SearchRequest(
                 query: options.query, page: page, cursor: cursor?.positions[provider.descriptor.id],
                 limit: options.limit)
-            return try await provider.search(request)
+            return try await pipeline.search(request, on: provider, options: call)
         } onAnswer: { answer in
             await onBatch(ProviderBatch(answer).excluding(cursor))
         }
@@ -230,6 +245,16 @@ public struct SearchEngine: Sendable {
             await onBatch(ProviderBatch(answer))
         }
         return answers.map(ProviderBatch.init)
+    }
+
+    /// The detail record of `id` from its provider, through the middleware, under the provider's deadline.
+    public func detail(_ id: ItemID, options: CallOptions = CallOptions()) async throws -> ItemDetail {
+        let provider = try registry.require(id.provider)
+        let pipeline = self.pipeline
+        let answer = await Self.call(provider, timeout: timeout(for: provider, override: options.timeout)) { provider in
+            try await pipeline.detail(id, on: provider, options: options)
+        }
+        return try answer.result.get()
     }
 
     /// The generic fan-out: each provider's value or typed failure, with its elapsed time, in provider order.
@@ -321,67 +346,6 @@ extension ProviderStatus {
         switch self {
         case .timeout, .error, .rateLimited, .suspended: return true
         case .ok, .empty, .unauthorized, .skipped, .unsupported: return false
-        }
-    }
-}
-
-/// A deadline that does not wait for the work it abandons.
-enum Deadline {
-    /// Runs `operation` in a task of its own and returns its result, or throws `.timeout` when `limit`
-    /// passes first — cancelling the task at once rather than waiting for it to wind down.
-    static func race<T: Sendable>(
-        _ limit: Duration, _ operation: @escaping @Sendable () async throws -> T
-    ) async throws -> T {
-        let gate = Gate<T>()
-        let work = Task {
-            do { gate.finish(.success(try await operation())) } catch { gate.finish(.failure(error)) }
-        }
-        let timer = Task {
-            try? await Task.sleep(for: limit)
-            gate.finish(.failure(SeekError(.timeout(seconds: limit.seconds))))
-        }
-        defer {
-            work.cancel()
-            timer.cancel()
-        }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in gate.wait(continuation) }
-        } onCancel: {
-            gate.finish(.failure(CancellationError()))
-        }
-    }
-
-    /// The first result wins; it resumes the waiting continuation exactly once.
-    private final class Gate<T: Sendable>: Sendable {
-        private struct State {
-            var continuation: CheckedContinuation<T, any Error>?
-            var result: Result<T, any Error>?
-            var resumed = false
-        }
-        private let state = Locked(State())
-
-        func wait(_ continuation: CheckedContinuation<T, any Error>) {
-            let ready: Result<T, any Error>? = state.withLock { state in
-                guard let result = state.result, !state.resumed else {
-                    state.continuation = continuation
-                    return nil
-                }
-                state.resumed = true
-                return result
-            }
-            if let ready { continuation.resume(with: ready) }
-        }
-
-        func finish(_ result: Result<T, any Error>) {
-            let waiting: CheckedContinuation<T, any Error>? = state.withLock { state in
-                guard state.result == nil else { return nil }
-                state.result = result
-                guard let continuation = state.continuation else { return nil }
-                state.continuation = nil
-                state.resumed = true
-                return continuation
-            }
-            waiting?.resume(with: result)
         }
     }
 }

@@ -33,40 +33,65 @@ public struct ProviderDescriptor: Sendable, Hashable {
 }
 
 /// The one role every source plays: search, detail and image URLs, optionally trending and suggest.
+///
+/// Every call carries the caller's `CallOptions` (a content rating, say): a provider reads what
+/// concerns it and ignores the rest. Middleware (cache, resilience) wraps calls, never providers.
 public protocol SearchProvider: Sendable {
     var descriptor: ProviderDescriptor { get }
     /// False when a required key is missing: the provider is then `skipped`, not called.
     var isConfigured: Bool { get }
     /// The base URL it calls, for `seek providers`; never includes a key.
     var endpoint: String { get }
-    /// What, besides the request, shapes its answers (endpoint and filters such as a content
-    /// rating), so cached answers are kept apart; never includes a key. Defaults to `endpoint`.
-    var answerScope: String { get }
+    /// What, besides the request, shapes its answers under `options` (endpoint and filters such as
+    /// a content rating), so cached answers are kept apart; never includes a key. Defaults to `endpoint`.
+    func answerScope(_ options: CallOptions) -> String
 
-    func search(_ request: SearchRequest) async throws -> SearchPage
-    func detail(_ id: ItemID) async throws -> ItemDetail
+    func search(_ request: SearchRequest, options: CallOptions) async throws -> SearchPage
+    func detail(_ id: ItemID, options: CallOptions) async throws -> ItemDetail
     /// The URL of `item`'s image at `size`, or nil when it has none.
     func imageURL(for item: Item, size: ImageSize) -> URL?
-    func trending(limit: Int) async throws -> SearchPage
-    func suggest(_ prefix: String, limit: Int) async throws -> [String]
+    func trending(limit: Int, options: CallOptions) async throws -> SearchPage
+    func suggest(_ prefix: String, limit: Int, options: CallOptions) async throws -> [String]
 }
 
 extension SearchProvider {
     public var isConfigured: Bool { true }
 
-    public var answerScope: String { endpoint }
+    public func answerScope(_ options: CallOptions) -> String { endpoint }
 
     public func imageURL(for item: Item, size: ImageSize) -> URL? {
         item.image(size)?.url
     }
 
-    public func trending(limit: Int) async throws -> SearchPage {
+    public func trending(limit: Int, options: CallOptions) async throws -> SearchPage {
         throw SeekError(.unsupported(capability: "trending"), provider: descriptor.id)
     }
 
-    public func suggest(_ prefix: String, limit: Int) async throws -> [String] {
+    public func suggest(_ prefix: String, limit: Int, options: CallOptions) async throws -> [String] {
         throw SeekError(.unsupported(capability: "suggest"), provider: descriptor.id)
     }
+}
+
+/// Calls with the default options, for code that calls a provider directly (tests, embedding).
+extension SearchProvider {
+    public func search(_ request: SearchRequest) async throws -> SearchPage {
+        try await search(request, options: CallOptions())
+    }
+
+    public func detail(_ id: ItemID) async throws -> ItemDetail {
+        try await detail(id, options: CallOptions())
+    }
+
+    public func trending(limit: Int) async throws -> SearchPage {
+        try await trending(limit: limit, options: CallOptions())
+    }
+
+    public func suggest(_ prefix: String, limit: Int) async throws -> [String] {
+        try await suggest(prefix, limit: limit, options: CallOptions())
+    }
+
+    /// The answer scope under the default options.
+    public var answerScope: String { answerScope(CallOptions()) }
 }
 
 /// How the composition root builds a provider from the process's settings and shared transport.

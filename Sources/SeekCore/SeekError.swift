@@ -87,7 +87,7 @@ public struct SeekError: Error, Sendable, Hashable, CustomStringConvertible {
         return wrapped
     }
 
-    static func format(_ seconds: Double) -> String {
+    public static func format(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
     }
 
@@ -97,8 +97,8 @@ public struct SeekError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Short, single-line descriptions of `DecodingError`s.
-enum DecodingErrorSummary {
-    static func describe(_ error: DecodingError) -> String {
+public enum DecodingErrorSummary {
+    public static func describe(_ error: DecodingError) -> String {
         func path(_ context: DecodingError.Context) -> String {
             let keys = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
             return keys.isEmpty ? "top level" : keys.joined(separator: ".")

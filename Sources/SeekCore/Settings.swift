@@ -14,37 +14,7 @@ public struct Settings: Sendable {
         self.file = file
     }
 
-    /// Loads `$SEEK_CONFIG`, else `$XDG_CONFIG_HOME/seek/config.json`, else `~/.config/seek/config.json`.
-    /// A missing default file is fine; an unreadable or malformed one is an error.
-    public static func load(environment: [String: String]) throws -> Settings {
-        let explicit = environment["SEEK_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
-        let path = explicit ?? configPath(environment: environment)
-        guard FileManager.default.fileExists(atPath: path) else {
-            if explicit != nil {
-                throw SeekError(.configuration, detail: "config file \(path) does not exist")
-            }
-            return Settings(environment: environment)
-        }
-        do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            let value = try JSONValue(parsing: data)
-            guard case .object = value else {
-                throw SeekError(.configuration, detail: "config file \(path) must hold a JSON object")
-            }
-            return Settings(environment: environment, file: value)
-        } catch let error as SeekError {
-            throw error
-        } catch {
-            throw SeekError(.configuration, detail: "config file \(path) is not valid JSON")
-        }
-    }
-
-    static func configPath(environment: [String: String]) -> String {
-        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty { return xdg + "/seek/config.json" }
-        return home(environment) + "/.config/seek/config.json"
-    }
-
-    static func home(_ environment: [String: String]) -> String {
+    public static func home(_ environment: [String: String]) -> String {
         environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
     }
 
@@ -56,6 +26,16 @@ public struct Settings: Sendable {
             return value
         }
         return nil
+    }
+
+    /// `providers.<id>.timeout`, in seconds from 0 to 3600: the one reader of a provider's deadline in
+    /// the config file. Anything else (a string that is not a number, infinity, 1e300) is an error.
+    public func providerTimeout(_ id: String) throws -> Duration? {
+        guard let value = file["providers"]?[id]?["timeout"] else { return nil }
+        guard let seconds = value.doubleValue, seconds > 0, seconds <= 3600 else {
+            throw SeekError(.configuration, provider: id, detail: "providers.\(id).timeout must be a number of seconds between 0 and 3600")
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 
     /// A number setting from a provider's section of the config file.

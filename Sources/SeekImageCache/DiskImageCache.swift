@@ -7,7 +7,10 @@ import Darwin
 #endif
 import Crypto
 import Foundation
+import NIOConcurrencyHelpers
 import SeekCore
+import SeekHTTP
+import SeekResilience
 
 /// The disk tier: one file per URL, named by the SHA-256 of the URL, each verified on every read.
 ///
@@ -38,7 +41,7 @@ public final class DiskImageCache: Sendable {
     public let trimRatio: Double
     private let now: @Sendable () -> Date
     /// Bytes on disk as this process believes them to be; nil until the first scan.
-    private let estimatedSize = Locked<Int?>(nil)
+    private let estimatedSize = NIOLockedValueBox<Int?>(nil)
 
     public static let headerSize = 56
     static let magic = Array("SEEKIMG1".utf8)
@@ -124,7 +127,7 @@ public final class DiskImageCache: Sendable {
             try? FileManager.default.removeItem(at: temporary)
             throw SeekError(.configuration, detail: "cannot rename into the image cache \(directory.path): \(reason)")
         }
-        let known = estimatedSize.withLock { size -> Int? in
+        let known = estimatedSize.withLockedValue { size -> Int? in
             guard let known = size else { return nil }
             size = known + entry.count
             return size
@@ -155,7 +158,7 @@ public final class DiskImageCache: Sendable {
                 removed.bytes += entry.size
             }
         }
-        estimatedSize.withLock { $0 = total }
+        estimatedSize.withLockedValue { $0 = total }
         return removed
     }
 
@@ -203,7 +206,7 @@ public final class DiskImageCache: Sendable {
             }
             report.freedBytes += entry.size
         }
-        estimatedSize.withLock { $0 = 0 }
+        estimatedSize.withLockedValue { $0 = 0 }
         return report
     }
 
@@ -211,7 +214,7 @@ public final class DiskImageCache: Sendable {
     public func usage() -> (entries: Int, bytes: Int) {
         let entries = scan()
         let bytes = entries.reduce(0) { $0 + $1.size }
-        estimatedSize.withLock { $0 = bytes }
+        estimatedSize.withLockedValue { $0 = bytes }
         return (entries.count, bytes)
     }
 
@@ -343,6 +346,6 @@ public final class DiskImageCache: Sendable {
 
     private func remove(at url: URL) {
         try? FileManager.default.removeItem(at: url)
-        estimatedSize.withLock { $0 = nil }
+        estimatedSize.withLockedValue { $0 = nil }
     }
 }

@@ -1,5 +1,8 @@
 import Foundation
+import NIOConcurrencyHelpers
 import SeekCore
+import SeekHTTP
+import SeekResilience
 
 /// The default `ImageStore`: a memory tier, a disk tier and the network, with request coalescing.
 ///
@@ -14,14 +17,14 @@ public final class ImageCache: ImageStore {
     private let transport: any HTTPTransport
     private let requestTimeout: Duration
     private let maxImageBytes: Int
-    private let flights = Locked(FlightTable())
+    private let flights = NIOLockedValueBox(FlightTable())
     /// Counters not yet added to `persisted`.
-    private let pending = Locked(ImageCacheCounters())
+    private let pending = NIOLockedValueBox(ImageCacheCounters())
     /// Hit/miss counters shared by every process using the same disk folder; nil when memory only
     /// (the counters then stay in `pending`).
     private let persisted: LockedStateFile<ImageCacheCounters>?
     /// When counters were last written; loads write them at most every `flushInterval`.
-    private let lastFlush = Locked<ContinuousClock.Instant?>(nil)
+    private let lastFlush = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
     static let flushInterval: Duration = .seconds(2)
 
     public init(
@@ -69,7 +72,7 @@ public final class ImageCache: ImageStore {
         count { $0.memoryMisses += 1 }
         if let image = diskImage(for: key) { return image }
         try Task.checkCancellation()
-        let waiter = flights.withLock { $0.allocateWaiter() }
+        let waiter = flights.withLockedValue { $0.allocateWaiter() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 join(key: key, waiter: waiter, continuation: continuation) {
@@ -82,7 +85,7 @@ public final class ImageCache: ImageStore {
     }
 
     public func statistics() -> ImageCacheStatistics {
-        let counters = storedCounters() + pending.withLock { $0 }
+        let counters = storedCounters() + pending.withLockedValue { $0 }
         var memoryTier = memory.statistics
         memoryTier.hits = counters.memoryHits
         memoryTier.misses = counters.memoryMisses
@@ -104,7 +107,7 @@ public final class ImageCache: ImageStore {
         memory.removeAll()
         var report = disk?.removeAll() ?? PruneReport()
         if disk == nil { report.evicted = entries }
-        pending.withLock { $0 = ImageCacheCounters() }
+        pending.withLockedValue { $0 = ImageCacheCounters() }
         persisted?.reset()
         return report
     }
@@ -119,8 +122,8 @@ public final class ImageCache: ImageStore {
 
     public func flushStatistics() {
         guard let persisted else { return }
-        lastFlush.withLock { $0 = ContinuousClock.now }
-        let delta = pending.withLock { counters -> ImageCacheCounters in
+        lastFlush.withLockedValue { $0 = ContinuousClock.now }
+        let delta = pending.withLockedValue { counters -> ImageCacheCounters in
             defer { counters = ImageCacheCounters() }
             return counters
         }
@@ -131,13 +134,13 @@ public final class ImageCache: ImageStore {
     /// Writes the counters unless that was done less than `flushInterval` ago (the file is shared and locked).
     private func flushStatisticsIfDue() {
         let now = ContinuousClock.now
-        let due = lastFlush.withLock { last in last.map { now - $0 >= Self.flushInterval } ?? true }
+        let due = lastFlush.withLockedValue { last in last.map { now - $0 >= Self.flushInterval } ?? true }
         if due { flushStatistics() }
     }
 
     /// Upstream requests started by this instance (for tests and benchmarks).
     public var downloadCount: Int {
-        flights.withLock { $0.downloads }
+        flights.withLockedValue { $0.downloads }
     }
 
     // MARK: - Loading
@@ -183,7 +186,7 @@ public final class ImageCache: ImageStore {
     /// GETs `url`; a 404, a body that is not an image, or a 1×1 placeholder is "no image" and is not cached.
     private func download(_ url: URL, provider: String) async throws -> CachedImage {
         count { $0.downloads += 1 }
-        flights.withLock { $0.downloads += 1 }
+        flights.withLockedValue { $0.downloads += 1 }
         let client = ProviderClient(provider: provider, transport: transport, timeout: requestTimeout, maxBodyBytes: maxImageBytes)
         let response = try await client.fetch(url, headers: [("Accept", "image/*")])
         let printable = Redaction.redact(url: url)
@@ -213,7 +216,7 @@ public final class ImageCache: ImageStore {
         key: String, waiter: UInt64, continuation: CheckedContinuation<CachedImage, any Error>,
         work: @escaping @Sendable () async throws -> CachedImage
     ) {
-        let cancelledAlready = flights.withLock { table -> Bool in
+        let cancelledAlready = flights.withLockedValue { table -> Bool in
             table.unjoined.remove(waiter)
             if table.cancelledBeforeJoining.remove(waiter) != nil { return true }
             if table.flights[key] != nil {
@@ -235,7 +238,7 @@ public final class ImageCache: ImageStore {
 
     /// A cancelled waiter leaves; the load is cancelled when it was the last one.
     private func leave(key: String, waiter: UInt64) {
-        let (continuation, task) = flights.withLock { table -> (CheckedContinuation<CachedImage, any Error>?, Task<Void, Never>?) in
+        let (continuation, task) = flights.withLockedValue { table -> (CheckedContinuation<CachedImage, any Error>?, Task<Void, Never>?) in
             guard let continuation = table.flights[key]?.waiters.removeValue(forKey: waiter) else {
                 // Not subscribed yet: remember, so `join` answers at once. Already answered: nothing to do.
                 if table.unjoined.contains(waiter) { table.cancelledBeforeJoining.insert(waiter) }
@@ -252,7 +255,7 @@ public final class ImageCache: ImageStore {
 
     /// Hands the load's result to every waiter still subscribed.
     private func finish(key: String, flight id: UInt64, result: Result<CachedImage, any Error>) {
-        let waiters = flights.withLock { table -> [CheckedContinuation<CachedImage, any Error>] in
+        let waiters = flights.withLockedValue { table -> [CheckedContinuation<CachedImage, any Error>] in
             guard let flight = table.flights[key], flight.id == id else { return [] }
             table.flights[key] = nil
             return Array(flight.waiters.values)
@@ -261,7 +264,7 @@ public final class ImageCache: ImageStore {
     }
 
     private func count(_ change: (inout ImageCacheCounters) -> Void) {
-        pending.withLock { counters in change(&counters) }
+        pending.withLockedValue { counters in change(&counters) }
     }
 
     private func storedCounters() -> ImageCacheCounters {

@@ -1,5 +1,7 @@
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekResilience
 
 /// Limits and places of the image cache, with the defaults `seek` uses.
 public struct ImageCacheConfiguration: Sendable, Hashable {

@@ -1,5 +1,8 @@
 import Foundation
+import NIOConcurrencyHelpers
 import SeekCore
+import SeekHTTP
+import SeekResilience
 
 /// The memory tier: least-recently-used image bytes bounded by total bytes and by count.
 ///
@@ -10,15 +13,15 @@ public final class MemoryImageCache: Sendable {
     public let countLimit: Int
     /// The largest share of `costLimit` one entry may take.
     public let entryCostFraction: Double
-    private let state: Locked<State>
+    private let state: NIOLockedValueBox<State>
 
-    private struct State {
+    private struct State: Sendable {
         var list = LRUList<StoredImage>()
         var hits = 0
         var misses = 0
     }
 
-    struct StoredImage {
+    struct StoredImage: Sendable {
         let data: Data
         let format: ImageFormat
     }
@@ -28,12 +31,12 @@ public final class MemoryImageCache: Sendable {
         self.costLimit = max(0, costLimit)
         self.countLimit = max(0, countLimit)
         self.entryCostFraction = min(1, max(0, entryCostFraction))
-        self.state = Locked(State())
+        self.state = NIOLockedValueBox(State())
     }
 
     /// The image stored under `key`, now the most recently used; counts a hit or a miss.
     public func image(for key: String) -> CachedImage? {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard let stored = state.list.value(for: key) else {
                 state.misses += 1
                 return nil
@@ -49,12 +52,12 @@ public final class MemoryImageCache: Sendable {
     public func store(_ image: CachedImage, for key: String) -> Bool {
         let cost = image.data.count
         guard countLimit > 0, Double(cost) <= Double(costLimit) * entryCostFraction else {
-            state.withLock { _ = $0.list.remove(key) }
+            state.withLockedValue { _ = $0.list.remove(key) }
             return false
         }
         let stored = StoredImage(data: image.data, format: image.format)
         let costLimit = self.costLimit, countLimit = self.countLimit
-        state.withLock { state in
+        state.withLockedValue { state in
             state.list.set(stored, cost: cost, for: key)
             while state.list.totalCost > costLimit || state.list.count > countLimit {
                 guard state.list.removeOldest() != nil else { break }
@@ -64,21 +67,21 @@ public final class MemoryImageCache: Sendable {
     }
 
     public func remove(_ key: String) {
-        state.withLock { _ = $0.list.remove(key) }
+        state.withLockedValue { _ = $0.list.remove(key) }
     }
 
     /// Empties the tier and resets its counters.
     public func removeAll() {
-        state.withLock { $0 = State() }
+        state.withLockedValue { $0 = State() }
     }
 
     /// Keys from least to most recently used (for tests and diagnostics).
     public var keysByRecency: [String] {
-        state.withLock { $0.list.keysOldestFirst }
+        state.withLockedValue { $0.list.keysOldestFirst }
     }
 
     public var statistics: TierStatistics {
-        state.withLock { state in
+        state.withLockedValue { state in
             TierStatistics(
                 entries: state.list.count, bytes: state.list.totalCost, limitBytes: costLimit,
                 hits: state.hits, misses: state.misses)
@@ -87,8 +90,8 @@ public final class MemoryImageCache: Sendable {
 }
 
 /// A doubly linked LRU list threaded through a dictionary: O(1) lookup, move-to-front and eviction.
-struct LRUList<Value> {
-    private struct Node {
+struct LRUList<Value: Sendable>: Sendable {
+    private struct Node: Sendable {
         var value: Value
         var cost: Int
         var older: String?

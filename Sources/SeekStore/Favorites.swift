@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeekCore
+import SeekJSON
 
 /// A favourite item: a snapshot of what the provider said when it was added, so listing needs no network.
 public struct Favorite: Sendable, Hashable, Codable {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeekCore
+import SeekJSON
 
 /// One remembered search: what was typed and which providers were asked.
 public struct SearchHistoryEntry: Sendable, Hashable, Codable {

@@ -1,4 +1,3 @@
-import CSeekSQLite
 import Dispatch
 import Foundation
 import GRDB
@@ -36,6 +35,14 @@ public final class SeekDatabase: Sendable {
         self.path = path
         self.busyTimeout = 5
         self.migrationTarget = migration
+    }
+
+    /// Closes the database if it was opened, after moving the WAL's pages into the database file
+    /// (a TRUNCATE checkpoint), so nothing is left for the next open to replay; a later use opens it again.
+    public func close() async {
+        guard let opened = await pool.take() else { return }
+        _ = try? await opened.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        try? opened.close()
     }
 
     /// Opens the file now (creating and migrating it if needed) instead of on first use.
@@ -120,9 +127,6 @@ public final class SeekDatabase: Sendable {
         // commits. It saves an fsync per write, which a CLI that records every search pays each run.
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // Closing leaves the WAL as it is (the next open reads it): a checkpoint on close would
-            // cost every run two fsyncs. SQLite still checkpoints when the WAL passes 1000 pages.
-            if let connection = db.sqliteConnection { _ = seek_sqlite3_skip_checkpoint_on_close(connection) }
         }
         configuration.label = "seek"
         return configuration
@@ -186,6 +190,13 @@ public final class SeekDatabase: Sendable {
 /// a failed opening is tried again by the next use.
 private actor PoolSlot {
     private var opening: Task<DatabasePool, any Error>?
+
+    /// The open pool, if any, handed over to be closed; the slot is empty afterwards.
+    func take() async -> DatabasePool? {
+        guard let opening else { return nil }
+        self.opening = nil
+        return try? await opening.value
+    }
 
     func get(_ open: @escaping @Sendable () throws -> DatabasePool) async throws -> DatabasePool {
         if let opening { return try await opening.value }

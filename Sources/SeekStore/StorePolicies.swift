@@ -1,5 +1,6 @@
 import Foundation
 import SeekCore
+import SeekJSON
 
 /// How long cached responses stay fresh, how long they may serve as a stale fallback, and whether
 /// this run reads them at all.

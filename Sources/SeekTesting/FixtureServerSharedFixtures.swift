@@ -1,4 +1,7 @@
 import Foundation
+import SeekCore
+import SeekHTTP
+import SeekJSON
 
 /// Finds the recorded real API responses in `../shared/fixtures` (next to the package).
 public enum SharedFixtures {

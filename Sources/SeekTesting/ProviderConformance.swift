@@ -1,5 +1,8 @@
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
 
 /// Recorded responses to serve for one step of a conformance run: routes installed on the fixture server.
 public struct ConformanceRecording: Sendable {

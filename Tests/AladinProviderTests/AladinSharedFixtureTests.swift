@@ -1,6 +1,9 @@
 import AladinProvider
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
 import SeekTesting
 import Testing
 

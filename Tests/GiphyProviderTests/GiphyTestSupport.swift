@@ -1,6 +1,9 @@
 import Foundation
 import GiphyProvider
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
 import SeekTesting
 import Testing
 

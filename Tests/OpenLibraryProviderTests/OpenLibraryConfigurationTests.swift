@@ -1,6 +1,9 @@
 import Foundation
 import OpenLibraryProvider
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
 import Testing
 
 /// How the provider describes itself and is built from settings.

@@ -1,6 +1,9 @@
 import Foundation
 import OpenLibraryProvider
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
 import SeekTesting
 import Testing
 

@@ -1,6 +1,9 @@
 import Foundation
 import OpenLibraryProvider
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
 import SeekTesting
 
 /// Runs `body` with a fresh fixture server and an `OpenLibraryProvider` talking to it over the real

@@ -1,7 +1,13 @@
 import AladinProvider
 import Foundation
+import NIOConcurrencyHelpers
 import SeekCLI
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
+import SeekResilience
+import SeekSession
 import SeekTesting
 import Testing
 
@@ -334,16 +340,16 @@ final class TimedText: TextSink {
         let text: String
     }
 
-    private let buffer = Locked<[Write]>([])
-    func write(_ text: String) { buffer.withLock { $0.append(Write(at: .now, text: text)) } }
-    var writes: [Write] { buffer.withLock { $0 } }
+    private let buffer = NIOLockedValueBox<[Write]>([])
+    func write(_ text: String) { buffer.withLockedValue { $0.append(Write(at: .now, text: text)) } }
+    var writes: [Write] { buffer.withLockedValue { $0 } }
 }
 
 /// The moment something happened, set from any thread.
 final class Moment: Sendable {
-    private let instant = Locked<ContinuousClock.Instant?>(nil)
-    func mark() { instant.withLock { $0 = .now } }
-    var value: ContinuousClock.Instant? { instant.withLock { $0 } }
+    private let instant = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
+    func mark() { instant.withLockedValue { $0 = .now } }
+    var value: ContinuousClock.Instant? { instant.withLockedValue { $0 } }
 }
 
 /// Small bodies of the project's own in the shapes of Open Library, GIPHY and Aladin.

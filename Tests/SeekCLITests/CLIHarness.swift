@@ -1,5 +1,10 @@
 import Foundation
 import SeekCLI
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
+import SeekResilience
+import SeekSession
 import SeekTesting
 
 /// What one `seek` run printed and returned.

@@ -1,5 +1,10 @@
 import Foundation
 import SeekCLI
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
+import SeekResilience
+import SeekSession
 import SeekTesting
 import Testing
 

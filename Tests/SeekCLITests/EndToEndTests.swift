@@ -1,4 +1,9 @@
 import Foundation
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
+import SeekResilience
+import SeekSession
 import SeekTesting
 import Testing
 

@@ -2,6 +2,11 @@ import Foundation
 import ITBookstoreProvider
 import SeekCLI
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
+import SeekResilience
+import SeekSession
 import SeekTesting
 import Testing
 

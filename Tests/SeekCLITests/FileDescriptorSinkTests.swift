@@ -1,5 +1,10 @@
 import Foundation
 @testable import SeekCLI
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
+import SeekResilience
+import SeekSession
 import Testing
 
 @Suite("Writing to stdout and stderr")

@@ -1,7 +1,13 @@
 import AladinProvider
 import Foundation
+import NIOConcurrencyHelpers
 import SeekCLI
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
+import SeekResilience
+import SeekSession
 import SeekTesting
 import Testing
 
@@ -195,9 +201,9 @@ struct ResilienceProcessTests {
     @Test("two seek processes started together against a host limited to 2 requests/second stay under it, combined")
     func sharedRateLimit() async throws {
         let harness = try await CLIHarness.start()
-        let arrivals = Locked<[Date]>([])
+        let arrivals = NIOLockedValueBox<[Date]>([])
         harness.server.route("/ol/search.json", handler: { _ in
-            arrivals.withLock { $0.append(Date()) }
+            arrivals.withLockedValue { $0.append(Date()) }
             return .json(OpenLibrarySamples.search)
         })
         var environment = harness.environment
@@ -218,7 +224,7 @@ struct ResilienceProcessTests {
         }
         try await harness.stop()
         #expect(codes == Array(repeating: 0, count: 6))
-        let times = arrivals.withLock { $0 }.sorted()
+        let times = arrivals.withLockedValue { $0 }.sorted()
         #expect(times.count == 6)
         // Each request leaves at its turn, 0.5 s apart; starting a process and connecting add some jitter
         // between its turn and its arrival, so single gaps get a margin and the whole run must keep the rate.

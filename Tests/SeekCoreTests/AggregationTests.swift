@@ -1,5 +1,9 @@
 import Foundation
+import NIOConcurrencyHelpers
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
 import SeekTesting
 import Testing
 
@@ -189,12 +193,12 @@ struct AggregationDeadlineTests {
         let slow = StubProvider(id: "slow", items: books("slow", count: 1), delay: .milliseconds(800))
         let fast = StubProvider(id: "fast", items: books("fast", count: 1))
         let engine = SearchEngine(registry: try ProviderRegistry([slow, fast]))
-        let arrivals = Locked<[(String, ContinuousClock.Instant)]>([])
+        let arrivals = NIOLockedValueBox<[(String, ContinuousClock.Instant)]>([])
         let started = ContinuousClock.now
         let result = try await engine.search(SearchOptions(query: "x")) { batch in
-            arrivals.withLock { $0.append((batch.outcome.provider, ContinuousClock.now)) }
+            arrivals.withLockedValue { $0.append((batch.outcome.provider, ContinuousClock.now)) }
         }
-        let seen = arrivals.withLock { $0 }
+        let seen = arrivals.withLockedValue { $0 }
         #expect(seen.map(\.0) == ["fast", "slow"])
         #expect((seen.last?.1 ?? started) - started >= .milliseconds(800))
         #expect(result.outcomes.map(\.provider) == ["slow", "fast"])
@@ -350,7 +354,7 @@ struct OverlappingProvider: SearchProvider {
 
     var endpoint: String { "stub://\(descriptor.id)" }
 
-    func search(_ request: SearchRequest) async throws -> SearchPage {
+    func search(_ request: SearchRequest, options: CallOptions) async throws -> SearchPage {
         let start = max(0, request.offset - overlap)
         let end = min(items.count, request.offset + request.limit)
         let slice = start < end ? Array(items[start..<end]) : []
@@ -358,7 +362,7 @@ struct OverlappingProvider: SearchProvider {
         return SearchPage(items: slice, total: items.count, next: next)
     }
 
-    func detail(_ id: ItemID) async throws -> ItemDetail { throw SeekError(.notFound, provider: descriptor.id) }
+    func detail(_ id: ItemID, options: CallOptions) async throws -> ItemDetail { throw SeekError(.notFound, provider: descriptor.id) }
 }
 
 /// A provider that ignores cancellation: it answers only after `holdFor`, whatever happens.
@@ -373,7 +377,7 @@ struct StubbornProvider: SearchProvider {
 
     var endpoint: String { "stub://\(descriptor.id)" }
 
-    func search(_ request: SearchRequest) async throws -> SearchPage {
+    func search(_ request: SearchRequest, options: CallOptions) async throws -> SearchPage {
         let seconds = holdFor.seconds
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { continuation.resume() }
@@ -381,7 +385,7 @@ struct StubbornProvider: SearchProvider {
         return SearchPage(items: [])
     }
 
-    func detail(_ id: ItemID) async throws -> ItemDetail { throw SeekError(.notFound, provider: descriptor.id) }
+    func detail(_ id: ItemID, options: CallOptions) async throws -> ItemDetail { throw SeekError(.notFound, provider: descriptor.id) }
 }
 
 /// A provider that GETs one URL over real HTTP and returns nothing: for deadline and cancellation tests.
@@ -398,10 +402,10 @@ struct HTTPProvider: SearchProvider {
 
     var endpoint: String { url.absoluteString }
 
-    func search(_ request: SearchRequest) async throws -> SearchPage {
+    func search(_ request: SearchRequest, options: CallOptions) async throws -> SearchPage {
         _ = try await client.get(url)
         return SearchPage(items: [])
     }
 
-    func detail(_ id: ItemID) async throws -> ItemDetail { throw SeekError(.notFound, provider: descriptor.id) }
+    func detail(_ id: ItemID, options: CallOptions) async throws -> ItemDetail { throw SeekError(.notFound, provider: descriptor.id) }
 }

@@ -1,4 +1,8 @@
+import NIOConcurrencyHelpers
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
 import Testing
 
 private enum GreetingKey: ContainerKey { typealias Value = String }
@@ -28,25 +32,25 @@ struct ContainerTests {
 
     @Test("a lazy service is built on its first resolve, not before, and only once")
     func lazyBuiltOnceOnFirstUse() async throws {
-        let builds = Locked(0)
+        let builds = NIOLockedValueBox(0)
         var builder = ContainerBuilder()
-        builder.register(CounterKey.self, lazy: { builds.withLock { $0 += 1; return $0 * 100 } })
+        builder.register(CounterKey.self, lazy: { builds.withLockedValue { $0 += 1; return $0 * 100 } })
         let container = builder.freeze()
-        #expect(builds.withLock { $0 } == 0)
+        #expect(builds.withLockedValue { $0 } == 0)
         let values = await withTaskGroup(of: Int?.self) { group in
             for _ in 0..<20 { group.addTask { try? container.resolve(CounterKey.self) } }
             return await group.reduce(into: [Int?]()) { $0.append($1) }
         }
         #expect(values == Array(repeating: 100, count: 20))
-        #expect(builds.withLock { $0 } == 1)
+        #expect(builds.withLockedValue { $0 } == 1)
     }
 
     @Test("a lazy service that fails to build throws its error, and the next resolve tries again")
     func lazyFailureRetries() throws {
-        let attempts = Locked(0)
+        let attempts = NIOLockedValueBox(0)
         var builder = ContainerBuilder()
         builder.register(GreetingKey.self, lazy: {
-            let attempt = attempts.withLock { $0 += 1; return $0 }
+            let attempt = attempts.withLockedValue { $0 += 1; return $0 }
             if attempt == 1 { throw SeekError(.configuration, detail: "not yet") }
             return "built"
         })
@@ -120,7 +124,7 @@ struct StubProvider: SearchProvider {
 
     var endpoint: String { "stub://\(descriptor.id)" }
 
-    func search(_ request: SearchRequest) async throws -> SearchPage {
+    func search(_ request: SearchRequest, options: CallOptions) async throws -> SearchPage {
         if delay > .zero { try await Task.sleep(for: delay) }
         if let failure { throw failure }
         let slice = Array(items.dropFirst(request.offset).prefix(request.limit))
@@ -128,7 +132,7 @@ struct StubProvider: SearchProvider {
                           next: SearchPage.nextOffset(after: request, received: slice.count, total: items.count))
     }
 
-    func detail(_ id: ItemID) async throws -> ItemDetail {
+    func detail(_ id: ItemID, options: CallOptions) async throws -> ItemDetail {
         guard let item = items.first(where: { $0.id == id }) else { throw SeekError(.notFound, provider: descriptor.id) }
         return ItemDetail(item: item)
     }

@@ -1,5 +1,8 @@
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
 import Testing
 
 func book(_ provider: String, _ value: String, _ title: String, isbns: [String] = [], creator: String? = nil, year: Int? = nil) -> Item {

@@ -1,4 +1,7 @@
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
 import Testing
 
 @Suite("Text helpers: trimming and replacing without Foundation")

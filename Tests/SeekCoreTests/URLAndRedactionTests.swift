@@ -1,5 +1,8 @@
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
 import Testing
 
 @Suite("URL building and redaction")

@@ -1,5 +1,8 @@
 import Foundation
+import NIOConcurrencyHelpers
 import SeekCore
+import SeekHTTP
+import SeekLoopback
 
 /// Small images of the project's own: just enough header for the signature and size readers.
 enum SampleImages {
@@ -41,16 +44,16 @@ enum SampleImages {
 
 /// A clock the test moves by hand, for TTLs and last-access order.
 final class ManualClock: Sendable {
-    private let current: Locked<Date>
-    init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) { current = Locked(start) }
-    func now() -> Date { current.withLock { $0 } }
-    func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
+    private let current: NIOLockedValueBox<Date>
+    init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) { current = NIOLockedValueBox(start) }
+    func now() -> Date { current.withLockedValue { $0 } }
+    func advance(by seconds: TimeInterval) { current.withLockedValue { $0 += seconds } }
 }
 
 /// An `HTTPTransport` that answers every request with one response after a delay — or, when gated,
 /// only once `release()` is called — and counts requests and cancelled requests.
 final class CountingTransport: HTTPTransport {
-    private let state = Locked((requests: 0, cancellations: 0, released: false))
+    private let state = NIOLockedValueBox((requests: 0, cancellations: 0, released: false))
     let response: HTTPResponse
     let delay: Duration
     let gated: Bool
@@ -61,21 +64,21 @@ final class CountingTransport: HTTPTransport {
         self.gated = gated
     }
 
-    var requests: Int { state.withLock { $0.requests } }
-    var cancellations: Int { state.withLock { $0.cancellations } }
+    var requests: Int { state.withLockedValue { $0.requests } }
+    var cancellations: Int { state.withLockedValue { $0.cancellations } }
 
     /// Lets gated requests answer.
-    func release() { state.withLock { $0.released = true } }
+    func release() { state.withLockedValue { $0.released = true } }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        state.withLock { $0.requests += 1 }
+        state.withLockedValue { $0.requests += 1 }
         do {
             if delay > .zero { try await Task.sleep(for: delay) }
-            while gated, !state.withLock({ $0.released }) {
+            while gated, !state.withLockedValue({ $0.released }) {
                 try await Task.sleep(for: .milliseconds(5))
             }
         } catch {
-            state.withLock { $0.cancellations += 1 }
+            state.withLockedValue { $0.cancellations += 1 }
             throw SeekError(.cancelled, detail: request.url.absoluteString)
         }
         return response

@@ -1,6 +1,8 @@
 import Foundation
 import SeekCore
+import SeekHTTP
 import SeekImageCache
+import SeekLoopback
 import SeekTesting
 import Testing
 

@@ -1,5 +1,7 @@
 import Foundation
+import SeekHTTP
 import SeekImageCache
+import SeekLoopback
 import Testing
 
 @Suite("memory tier")

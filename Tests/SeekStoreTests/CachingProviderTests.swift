@@ -1,6 +1,11 @@
 import Foundation
+import NIOConcurrencyHelpers
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
 import SeekStore
+import SeekTesting
 import Testing
 
 /// A caching provider over a scripted upstream, with a hand-moved clock.
@@ -37,9 +42,9 @@ struct CacheFixture {
 
 /// What the caching provider reported, in order.
 final class EventLog: Sendable {
-    private let storage = Locked<[String]>([])
-    func append(_ line: String) { storage.withLock { $0.append(line) } }
-    var lines: [String] { storage.withLock { $0 } }
+    private let storage = NIOLockedValueBox<[String]>([])
+    func append(_ line: String) { storage.withLockedValue { $0.append(line) } }
+    var lines: [String] { storage.withLockedValue { $0 } }
 }
 
 @Suite("Caching provider")
@@ -314,12 +319,12 @@ struct CachingProviderTests {
 /// A response cache whose writes wait until `open()` is called.
 final class GatedCache: ResponseCache {
     let base: any ResponseCache
-    private let gate = Locked<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+    private let gate = NIOLockedValueBox<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
     init(_ base: any ResponseCache) { self.base = base }
 
     func open() {
-        let waiting = gate.withLock { gate in
+        let waiting = gate.withLockedValue { gate in
             gate.open = true
             defer { gate.waiting = [] }
             return gate.waiting
@@ -331,7 +336,7 @@ final class GatedCache: ResponseCache {
 
     func store(_ entry: CacheEntry) async throws {
         await withCheckedContinuation { continuation in
-            let proceed = gate.withLock { gate in
+            let proceed = gate.withLockedValue { gate in
                 if gate.open { return true }
                 gate.waiting.append(continuation)
                 return false

@@ -1,6 +1,9 @@
 import Foundation
 import GRDB
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
 @testable import SeekStore
 import Testing
 
@@ -66,8 +69,8 @@ struct DatabaseTests {
         }
     }
 
-    @Test("closing leaves the WAL to the next open instead of checkpointing it (no fsyncs at exit)")
-    func closeSkipsCheckpoint() throws {
+    @Test("closing checkpoints the WAL into the database file, and the next open reads the row")
+    func closeCheckpoints() throws {
         let store = TemporaryStore()
         defer { store.remove() }
         try FileManager.default.createDirectory(at: store.folder, withIntermediateDirectories: true)
@@ -83,8 +86,8 @@ struct DatabaseTests {
         }
         // SQLite's default: the last connection to close checkpoints and removes the WAL.
         #expect(try walBytesAfterClose(Configuration(), file: "plain.sqlite") == 0)
-        #expect(try walBytesAfterClose(SeekDatabase.configuration(busyTimeout: 5), file: "seek.sqlite") > 0)
-        // Nothing is lost: the next open reads the row from the WAL.
+        #expect(try walBytesAfterClose(SeekDatabase.configuration(busyTimeout: 5), file: "seek.sqlite") == 0)
+        // Nothing is lost: the next open reads the row from the database file.
         let reopened = try DatabasePool(path: store.folder.appendingPathComponent("seek.sqlite").path)
         #expect(try reopened.read { db in try Int.fetchOne(db, sql: "SELECT x FROM t") } == 42)
     }

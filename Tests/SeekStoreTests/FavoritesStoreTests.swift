@@ -1,5 +1,8 @@
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
 import SeekStore
 import Testing
 

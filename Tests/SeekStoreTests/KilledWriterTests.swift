@@ -1,13 +1,18 @@
-import Foundation
-import SeekCore
-import SeekStore
-import SeekTesting
-import Testing
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
+import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
+import SeekStore
+import SeekTesting
+import Testing
 
 /// The built `seek` executable, used as a real writer process.
 enum SeekExecutable {

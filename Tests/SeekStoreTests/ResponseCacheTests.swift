@@ -1,4 +1,7 @@
 import Foundation
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
 import SeekStore
 import Testing
 

@@ -1,6 +1,11 @@
 import Foundation
+import NIOConcurrencyHelpers
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
 import SeekStore
+import SeekTesting
 
 /// A fresh folder for one test's database, removed by `remove()`.
 struct TemporaryStore {
@@ -22,10 +27,10 @@ struct TemporaryStore {
 
 /// A clock tests move by hand.
 final class TestClock: Sendable {
-    private let current: Locked<Date>
-    init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) { current = Locked(start) }
-    var now: Date { current.withLock { $0 } }
-    func advance(_ seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+    private let current: NIOLockedValueBox<Date>
+    init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) { current = NIOLockedValueBox(start) }
+    var now: Date { current.withLockedValue { $0 } }
+    func advance(_ seconds: TimeInterval) { current.withLockedValue { $0 = $0.addingTimeInterval(seconds) } }
     var closure: @Sendable () -> Date { { [self] in now } }
 }
 
@@ -38,22 +43,22 @@ final class ScriptedProvider: SearchProvider {
         var version = 1
         var delay: Duration?
     }
-    private let state = Locked(State())
+    private let state = NIOLockedValueBox(State())
     let descriptor = ProviderDescriptor(
         id: "scripted", name: "Scripted", kinds: [.book], capabilities: [.search, .detail], paging: .page)
     let endpoint = "http://127.0.0.1:1/scripted"
 
-    var searchCalls: Int { state.withLock { $0.searchCalls } }
-    var detailCalls: Int { state.withLock { $0.detailCalls } }
+    var searchCalls: Int { state.withLockedValue { $0.searchCalls } }
+    var detailCalls: Int { state.withLockedValue { $0.detailCalls } }
     /// Makes every later call fail with `error` (nil: succeed again).
-    func fail(with error: SeekError?) { state.withLock { $0.failure = error } }
+    func fail(with error: SeekError?) { state.withLockedValue { $0.failure = error } }
     /// Changes what later calls answer, so a test can tell a cached answer from a fresh one.
-    func bumpVersion() { state.withLock { $0.version += 1 } }
+    func bumpVersion() { state.withLockedValue { $0.version += 1 } }
     /// Makes later calls take `delay` before answering (nil: answer at once).
-    func slow(_ delay: Duration?) { state.withLock { $0.delay = delay } }
+    func slow(_ delay: Duration?) { state.withLockedValue { $0.delay = delay } }
 
-    func search(_ request: SearchRequest) async throws -> SearchPage {
-        let (failure, version, delay) = state.withLock { state in
+    func search(_ request: SearchRequest, options: CallOptions) async throws -> SearchPage {
+        let (failure, version, delay) = state.withLockedValue { state in
             state.searchCalls += 1
             return (state.failure, state.version, state.delay)
         }
@@ -66,8 +71,8 @@ final class ScriptedProvider: SearchProvider {
         return SearchPage(items: items, total: 40, next: "2")
     }
 
-    func detail(_ id: ItemID) async throws -> ItemDetail {
-        let (failure, version) = state.withLock { state in
+    func detail(_ id: ItemID, options: CallOptions) async throws -> ItemDetail {
+        let (failure, version) = state.withLockedValue { state in
             state.detailCalls += 1
             return (state.failure, state.version)
         }
@@ -93,5 +98,20 @@ extension Favorite {
     static func sample(_ value: String, title: String? = nil, at date: Date = Date()) -> Favorite {
         Favorite(id: ItemID(provider: "openlibrary", value: value), kind: .book, title: title ?? "Title \(value)",
                  creators: ["Roald Dahl"], imageURL: URL(string: "https://covers.example/\(value).jpg"), addedAt: date)
+    }
+}
+
+/// In these tests a "caching provider" is a provider seen through the caching middleware alone.
+typealias CachingProvider = PipelinedProvider
+
+extension PipelinedProvider {
+    init(
+        wrapping upstream: any SearchProvider, cache: any ResponseCache, policy: CachePolicy = CachePolicy(),
+        staleAfter: Duration? = nil, writes: PendingCacheWrites? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }, report: @escaping @Sendable (CacheEvent) -> Void = { _ in }
+    ) {
+        self.init(upstream, through: [
+            CachingMiddleware(cache: cache, policy: policy, staleAfter: { _ in staleAfter }, writes: writes, now: now, report: report),
+        ])
     }
 }

@@ -1,9 +1,12 @@
 import Foundation
 import NIOCore
-import NIOHTTP1
 import NIOPosix
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
 import SeekTesting
 import Testing
+import NIOHTTP1
 
 // MARK: - A tiny HTTP/1.1 client on NIO, enough to observe what the fixture server does.
 

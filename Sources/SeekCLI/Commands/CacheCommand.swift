@@ -1,7 +1,11 @@
 import ArgumentParser
 import Foundation
 import SeekCore
+import SeekHTTP
 import SeekImageCache
+import SeekJSON
+import SeekResilience
+import SeekSession
 
 /// `seek cache stats|clear|prune`: look at and tidy the shared image cache.
 struct CacheCommand: AsyncParsableCommand {

@@ -1,10 +1,14 @@
 import ArgumentParser
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekResilience
+import SeekSession
 
 struct DetailCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "detail", _superCommandName: SeekCommand.name, abstract: "Show the full record of one item (PROVIDER:ID).")
+        commandName: "detail", abstract: "Show the full record of one item (PROVIDER:ID).")
 
     @Argument(help: "An item id such as openlibrary:OL45804W.")
     var id: String
@@ -21,40 +25,42 @@ struct DetailCommand: AsyncParsableCommand {
     @Flag(help: "Ask the provider even when a cached detail is fresh (the fresh answer is still cached).")
     var noCache = false
 
+    /// What the provider call carries.
+    var callOptions: CallOptions {
+        CallOptions(noCache: noCache, timeout: Duration(timeoutSeconds: timeout))
+    }
+
     func validate() throws {
         guard ItemID(parsing: id) != nil else { throw ValidationError("'\(id)' is not a PROVIDER:ID item id") }
         guard format == .table || format == .json else { throw ValidationError("detail prints table or json") }
     }
 
     func run() async throws {
-        try await DemoMode.run(enabled: demo) { overrides in
-            try await Session.with(environmentOverrides: overrides) { session in
-                let detail = try await ItemLookup.detail(id, session: session, timeout: timeout)
-                if format == .json {
-                    let result = MergedResult(item: detail.item, score: 1, sources: [
-                        ResultSource(provider: detail.item.provider, id: detail.item.id, rank: 1),
-                    ])
-                    session.context.out(JSONText.pretty(ItemDocument(result, detail: detail)))
-                } else {
-                    session.context.out(DetailText.render(detail))
-                }
-                return ExitStatus.success
+        try await Session.with(demo: demo) { session in
+            let detail = try await ItemLookup.detail(id, session: session, options: callOptions)
+            if format == .json {
+                let result = MergedResult(item: detail.item, score: 1, sources: [
+                    ResultSource(provider: detail.item.provider, id: detail.item.id, rank: 1),
+                ])
+                session.context.out(JSONText.pretty(ItemDocument(result, detail: detail)))
+            } else {
+                session.context.out(DetailText.render(detail))
             }
+            return ExitStatus.success
         }
     }
 }
 
 /// Looks up one item through its provider, mapping failures to CLI errors.
 enum ItemLookup {
-    static func detail(_ text: String, session: Session, timeout: Double?) async throws -> ItemDetail {
+    static func detail(_ text: String, session: Session, options: CallOptions) async throws -> ItemDetail {
         guard let id = ItemID(parsing: text) else { throw CLIError.usage("'\(text)' is not a PROVIDER:ID item id") }
-        let registry = try session.registry
-        guard let provider = registry.provider(id.provider) else {
+        let registry = session.registry
+        guard registry.provider(id.provider) != nil else {
             throw CLIError.usage("unknown provider '\(id.provider)' (known: \(registry.ids.joined(separator: ", ")))")
         }
-        let limit = timeout.map { Duration.milliseconds(Int64($0 * 1000)) } ?? provider.descriptor.defaultTimeout
         do {
-            return try await withDeadline(limit) { try await provider.detail(id) }
+            return try await session.engine.detail(id, options: options)
         } catch {
             throw CLIError.failed(SeekError.wrap(error, provider: id.provider))
         }

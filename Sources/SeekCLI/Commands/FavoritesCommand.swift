@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekResilience
+import SeekSession
 import SeekStore
 
 /// `seek favorites add|remove|toggle|list`: favourites kept across runs, listed without the network.
@@ -24,7 +28,7 @@ struct FavoritesCommand: AsyncParsableCommand {
         _ body: @escaping @Sendable (Session, UserState) async throws -> Int32
     ) async throws {
         let code = try await Session.with { session in
-            let state = try session.userState
+            let state = session.userState
             do {
                 return try await body(session, state)
             } catch let error as StoreError {
@@ -36,8 +40,8 @@ struct FavoritesCommand: AsyncParsableCommand {
 
     /// The snapshot of `id` from its provider's detail; failures are `CLIError`s naming the provider.
     static func snapshot(_ id: ItemID, session: Session, timeout: Double?) async throws -> Favorite {
-        let detail = try await ItemLookup.detail(id.description, session: session, timeout: timeout)
-        let provider = try session.registry.provider(id.provider)
+        let detail = try await ItemLookup.detail(id.description, session: session, options: CallOptions(timeout: Duration(timeoutSeconds: timeout)))
+        let provider = session.registry.provider(id.provider)
         let image = provider?.imageURL(for: detail.item, size: .medium)
         var favorite = Favorite(snapshotOf: detail, imageURL: image, addedAt: Date())
         // The id the user gave is the one they will remove by, even if the provider resolved another.
@@ -47,7 +51,7 @@ struct FavoritesCommand: AsyncParsableCommand {
 
     /// Unknown providers are a usage error before anything is fetched or stored.
     static func checkProviders(_ ids: [ItemID], session: Session) throws {
-        let registry = try session.registry
+        let registry = session.registry
         for id in ids where registry.provider(id.provider) == nil {
             throw CLIError.usage("unknown provider '\(id.provider)' (known: \(registry.ids.joined(separator: ", ")))")
         }

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekResilience
+import SeekSession
 import SeekStore
 
 /// `seek history [--clear]`: recent searches, most recent first, one entry per query.

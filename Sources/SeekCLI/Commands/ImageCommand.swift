@@ -1,11 +1,15 @@
 import ArgumentParser
 import Foundation
 import SeekCore
+import SeekHTTP
 import SeekImageCache
+import SeekJSON
+import SeekResilience
+import SeekSession
 
 struct ImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "image", _superCommandName: SeekCommand.name,
+        commandName: "image",
         abstract: "Fetch items' images through the shared cache and write them to files (or stdout).",
         discussion: """
         Takes item ids (openlibrary:OL45804W) or image URLs of configured providers, fetches them at once \
@@ -53,16 +57,14 @@ struct ImageCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let code = try await DemoMode.run(enabled: demo) { overrides in
-            try await Session.with(environmentOverrides: overrides) { session in
-                try await fetchAll(session)
-            }
+        let code = try await Session.with(demo: demo) { session in
+            try await fetchAll(session)
         }
         if code != ExitStatus.success { throw ExitCode(code) }
     }
 
     private func fetchAll(_ session: Session) async throws -> Int32 {
-        let registry = try session.registry
+        let registry = session.registry
         let cache = try session.container.resolve(ImageStoreKey.self)
         var unique: [String] = []
         for text in ids where !unique.contains(text) { unique.append(text) }
@@ -189,7 +191,7 @@ struct ImageTarget: Sendable {
         case .url(let url):
             return try await cache.image(at: url, provider: provider)
         case .item(let id):
-            let detail = try await ItemLookup.detail(text, session: session, timeout: timeout)
+            let detail = try await ItemLookup.detail(text, session: session, options: CallOptions(timeout: Duration(timeoutSeconds: timeout)))
             let owner = try session.registry.require(id.provider)
             guard let url = owner.imageURL(for: detail.item, size: size) else {
                 throw SeekError(.notFound, provider: id.provider, detail: "no image: \(id) has no cover or picture")

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekResilience
+import SeekSession
 
 struct ProvidersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,8 +24,8 @@ struct ProvidersCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await Session.with { session in
-            let registry = try session.registry
-            let resilience = try session.resilience
+            let registry = session.registry
+            let resilience = session.resilience
             if let reset {
                 let name = reset.trimmed().lowercased()
                 let ids = name == "all" && registry.provider(name) == nil ? registry.ids : [name]

@@ -1,10 +1,14 @@
 import ArgumentParser
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekResilience
+import SeekSession
 
 struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "search", _superCommandName: SeekCommand.name,
+        commandName: "search",
         abstract: "Search the selected providers concurrently; print one merged, ranked list.",
         discussion: "Bangs in the query select providers: `seek search '!ol harbor'`.")
 
@@ -13,12 +17,8 @@ struct SearchCommand: AsyncParsableCommand {
 
     @OptionGroup var selection: SelectionOptions
 
-    // `--limit`, `--format` and `--rank` have no declared defaults (they are applied below, and the
-    // help text names them): ArgumentParser describes a declared default through dynamic casts, and
-    // each new cast searches every protocol conformance in the process, ~0.5 ms of each search.
-
-    @Option(help: "Results per provider (1–100). (default: 20)")
-    var limit: Int?
+    @Option(help: "Results per provider (1–100).")
+    var limit = 20
 
     @Option(help: "Page number, from 1: asks each provider for that page directly (--cursor also skips repeats).")
     var page: Int?
@@ -26,36 +26,30 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(help: "Continue from the `next` cursor of an earlier search; nothing shown before repeats.")
     var cursor: String?
 
-    @Option(help: "table, json, ndjson or csv (default: table).")
-    var format: OutputFormat?
+    @Option(help: "table, json, ndjson or csv.")
+    var format: OutputFormat = .table
 
-    @Option(help: "Ranking: searxng (|P| × Πw × Σ 1/p, the default) or rrf (reciprocal rank fusion, k = 60).")
-    var rank: RankingMethod?
-
-    var resultsPerProvider: Int { limit ?? 20 }
-    var outputFormat: OutputFormat { format ?? .table }
-    var ranking: RankingMethod { rank ?? .searxng }
+    @Option(help: "Ranking: searxng (|P| × Πw × Σ 1/p) or rrf (reciprocal rank fusion, k = 60).")
+    var rank: RankingMethod = .searxng
 
     @Flag(help: "Print each result's sources, positions and score terms.")
     var explain = false
 
     func validate() throws {
-        guard (1...100).contains(resultsPerProvider) else { throw ValidationError("--limit must be between 1 and 100") }
+        guard (1...100).contains(limit) else { throw ValidationError("--limit must be between 1 and 100") }
         if let page, page < 1 { throw ValidationError("--page must be 1 or more") }
         if page != nil, cursor != nil { throw ValidationError("use either --page or --cursor, not both") }
     }
 
     func run() async throws {
-        let code = try await DemoMode.run(enabled: selection.demo) { overrides in
-            try await Session.with(environmentOverrides: overrides) { session in
-                try await execute(session)
-            }
+        let code = try await Session.with(demo: selection.demo) { session in
+            try await execute(session)
         }
         if code != ExitStatus.success { throw ExitCode(code) }
     }
 
     private func execute(_ session: Session) async throws -> Int32 {
-        let registry = try session.registry
+        let registry = session.registry
         let parsed = BangQuery.parse(query, registry: registry)
         guard !parsed.text.isEmpty else { throw CLIError.usage("the query is empty") }
         let chosen = try parsed.providers.map { ($0, true) } ?? session.selection(selection.providers)
@@ -63,26 +57,23 @@ struct SearchCommand: AsyncParsableCommand {
             do { return try SearchCursor(token: token) } catch { throw CLIError.usage("--cursor is not a cursor from seek") }
         }
         let options = SearchOptions(
-            query: parsed.text, providers: chosen.0, limit: resultsPerProvider, page: page ?? 1, cursor: decodedCursor,
-            timeout: selection.timeoutDuration, ranking: ranking)
-        let engine = try session.engine
+            query: parsed.text, providers: chosen.0, limit: limit, page: page ?? 1, cursor: decodedCursor,
+            timeout: selection.timeoutDuration, ranking: rank, rating: selection.rating?.lowercased(),
+            noCache: selection.noCache, explain: explain)
+        let engine = session.engine
         let context = session.context
         let result: SearchResult
-        // The merge and the output run once on a sample while the providers answer (OutputRehearsal);
-        // once they have answered it is too late to help, so it is cancelled if it has not started.
-        let format = outputFormat
-        let rehearsal = WhileProvidersAnswer.run { [ranking] in OutputRehearsal.run(format: format, ranking: ranking) }
         do {
-            defer { rehearsal.cancel() }
-            result = try await engine.search(options, onBatch: streamer(engine: engine, registry: registry, context: context))
+            result = try await engine.search(options, onBatch: streamer(engine: engine, registry: session.registry, context: context))
         } catch let error as SeekError where error.kind == .invalidInput {
             throw CLIError.usage(error.cause)
         }
-        // Done with the network: the history write and the connections' closing overlap the printing.
-        session.beginEnding()
+        // The history is written while the results are printed.
+        async let recorded: Void = session.recordHistory(of: result)
         let counted = OutcomeReport.counted(result.outcomes, explicit: chosen.1)
         OutcomeReport.printFailures(result.outcomes, context: context)
-        SearchOutput.print(result, format: format, explain: explain, context: context)
+        SearchOutput.print(result, format: format, explain: options.explain, context: context)
+        await recorded
         return ExitStatus.forOutcomes(counted)
     }
 
@@ -90,9 +81,9 @@ struct SearchCommand: AsyncParsableCommand {
     private func streamer(
         engine: SearchEngine, registry: ProviderRegistry, context: CLIContext
     ) -> @Sendable (ProviderBatch) async -> Void {
-        guard outputFormat == .ndjson else { return { _ in } }
+        guard format == .ndjson else { return { _ in } }
         let weights = Dictionary(registry.providers.map { ($0.descriptor.id, engine.weight(for: $0)) }) { first, _ in first }
-        let ranking = self.ranking
+        let ranking = rank
         let stdout = context.stdout
         return { batch in
             let weight = weights[batch.outcome.provider] ?? 1

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekResilience
+import SeekSession
 
 /// `seek stats`: per provider, over its recent calls, how many, how many answered, how fast, and the last error.
 struct StatsCommand: AsyncParsableCommand {
@@ -18,8 +22,8 @@ struct StatsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await Session.with { session in
-            let registry = try session.registry
-            let resilience = try session.resilience
+            let registry = session.registry
+            let resilience = session.resilience
             let records = resilience.stats.records()
             // Registered providers first, in their order; then any recorded provider no longer registered.
             let ids = registry.ids + records.keys.filter { !registry.ids.contains($0) }.sorted()

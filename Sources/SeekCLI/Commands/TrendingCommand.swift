@@ -1,10 +1,14 @@
 import ArgumentParser
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekResilience
+import SeekSession
 
 struct TrendingCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "trending", _superCommandName: SeekCommand.name, abstract: "What is popular now at the selected providers (GIFs, bestsellers).")
+        commandName: "trending", abstract: "What is popular now at the selected providers (GIFs, bestsellers).")
 
     @OptionGroup var selection: SelectionOptions
 
@@ -19,24 +23,22 @@ struct TrendingCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let code = try await DemoMode.run(enabled: selection.demo) { overrides in
-            try await Session.with(environmentOverrides: overrides) { session in
-                let chosen = try session.selection(selection.providers)
-                let engine = try session.engine
-                var providers = try engine.select(chosen.ids)
-                if !chosen.explicit { providers = providers.filter { $0.descriptor.capabilities.contains(.trending) } }
-                let limit = self.limit
-                let batches = await engine.fanOut(providers, timeout: selection.timeoutDuration) { provider in
-                    try await provider.trending(limit: limit)
-                }
-                let weights = Dictionary(uniqueKeysWithValues: providers.map { ($0.descriptor.id, $0.descriptor.weight) })
-                let merged = ResultMerger.merge(batches.map { ($0.outcome.provider, $0.items) }, weights: weights)
-                let outcomes = batches.map(\.outcome)
-                let result = SearchResult(query: "", page: 1, results: merged, outcomes: outcomes, next: nil)
-                OutcomeReport.printFailures(outcomes, context: session.context)
-                SearchOutput.print(result, format: format, explain: false, context: session.context, includeQuery: false)
-                return ExitStatus.forOutcomes(OutcomeReport.counted(outcomes, explicit: chosen.explicit))
+        let code = try await Session.with(demo: selection.demo) { session in
+            let chosen = try session.selection(selection.providers)
+            let engine = session.engine
+            var providers = try engine.select(chosen.ids)
+            if !chosen.explicit { providers = providers.filter { $0.descriptor.capabilities.contains(.trending) } }
+            let (limit, options, pipeline) = (self.limit, selection.callOptions, engine.pipeline)
+            let batches = await engine.fanOut(providers, timeout: options.timeout) { provider in
+                try await pipeline.trending(limit: limit, on: provider, options: options)
             }
+            let weights = Dictionary(uniqueKeysWithValues: providers.map { ($0.descriptor.id, $0.descriptor.weight) })
+            let merged = ResultMerger.merge(batches.map { ($0.outcome.provider, $0.items) }, weights: weights)
+            let outcomes = batches.map(\.outcome)
+            let result = SearchResult(query: "", page: 1, results: merged, outcomes: outcomes, next: nil)
+            OutcomeReport.printFailures(outcomes, context: session.context)
+            SearchOutput.print(result, format: format, explain: false, context: session.context, includeQuery: false)
+            return ExitStatus.forOutcomes(OutcomeReport.counted(outcomes, explicit: chosen.explicit))
         }
         if code != ExitStatus.success { throw ExitCode(code) }
     }
@@ -44,7 +46,7 @@ struct TrendingCommand: AsyncParsableCommand {
 
 struct SuggestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "suggest", _superCommandName: SeekCommand.name, abstract: "Search suggestions for a prefix from the selected providers.")
+        commandName: "suggest", abstract: "Search suggestions for a prefix from the selected providers.")
 
     @Argument(help: "The start of a query.")
     var prefix: String
@@ -63,31 +65,29 @@ struct SuggestCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let code = try await DemoMode.run(enabled: selection.demo) { overrides in
-            try await Session.with(environmentOverrides: overrides) { session in
-                let chosen = try session.selection(selection.providers)
-                let engine = try session.engine
-                var providers = try engine.select(chosen.ids)
-                if !chosen.explicit { providers = providers.filter { $0.descriptor.capabilities.contains(.suggest) } }
-                let (prefix, limit) = (self.prefix, self.limit)
-                let answers = await engine.collect(providers, timeout: selection.timeoutDuration) { provider in
-                    try await provider.suggest(prefix, limit: limit)
-                }
-                var suggestions: [String] = []
-                for answer in answers {
-                    for text in answer.value ?? [] where !suggestions.contains(where: { $0.lowercased() == text.lowercased() }) {
-                        suggestions.append(text)
-                    }
-                }
-                let outcomes = answers.map { $0.outcome { $0.count } }
-                OutcomeReport.printFailures(outcomes, context: session.context)
-                if format == .json {
-                    session.context.out(JSONText.pretty(SuggestDocument(prefix: prefix, suggestions: suggestions, outcomes: outcomes)))
-                } else {
-                    session.context.out(suggestions.isEmpty ? "No suggestions." : suggestions.joined(separator: "\n"))
-                }
-                return ExitStatus.forOutcomes(OutcomeReport.counted(outcomes, explicit: chosen.explicit))
+        let code = try await Session.with(demo: selection.demo) { session in
+            let chosen = try session.selection(selection.providers)
+            let engine = session.engine
+            var providers = try engine.select(chosen.ids)
+            if !chosen.explicit { providers = providers.filter { $0.descriptor.capabilities.contains(.suggest) } }
+            let (prefix, limit, options, pipeline) = (self.prefix, self.limit, selection.callOptions, engine.pipeline)
+            let answers = await engine.collect(providers, timeout: options.timeout) { provider in
+                try await pipeline.suggest(prefix, limit: limit, on: provider, options: options)
             }
+            var suggestions: [String] = []
+            for answer in answers {
+                for text in answer.value ?? [] where !suggestions.contains(where: { $0.lowercased() == text.lowercased() }) {
+                    suggestions.append(text)
+                }
+            }
+            let outcomes = answers.map { $0.outcome { $0.count } }
+            OutcomeReport.printFailures(outcomes, context: session.context)
+            if format == .json {
+                session.context.out(JSONText.pretty(SuggestDocument(prefix: prefix, suggestions: suggestions, outcomes: outcomes)))
+            } else {
+                session.context.out(suggestions.isEmpty ? "No suggestions." : suggestions.joined(separator: "\n"))
+            }
+            return ExitStatus.forOutcomes(OutcomeReport.counted(outcomes, explicit: chosen.explicit))
         }
         if code != ExitStatus.success { throw ExitCode(code) }
     }

@@ -1,5 +1,9 @@
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekResilience
+import SeekSession
 
 /// DESIGN's JSON shapes. Optional fields are written as `null`, never left out.
 struct ItemDocument: JSONWritable {

@@ -1,5 +1,9 @@
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekResilience
+import SeekSession
 
 /// Prints a merged search (or trending) result in the chosen format.
 enum SearchOutput {

@@ -1,5 +1,9 @@
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekResilience
+import SeekSession
 
 /// Plain-text tables that fit a terminal width, truncating cells with "…".
 struct Table {

@@ -1,5 +1,7 @@
 import Foundation
 import SeekCore
+import SeekHTTP
+import SeekJSON
 
 /// IT Bookstore (`api.itbook.store/1.0`) as a Seek provider: search, detail and new releases.
 /// Written as a user would: one file, depending on SeekCore only (see docs/writing-a-provider.md).
@@ -33,7 +35,7 @@ public struct ITBookstoreProvider: SearchProvider {
     public var endpoint: String { baseURL.absoluteString }
 
     /// `GET /search/{query}/{page}`; the cursor, when set, is the next page number.
-    public func search(_ request: SearchRequest) async throws -> SearchPage {
+    public func search(_ request: SearchRequest, options: CallOptions) async throws -> SearchPage {
         let query = request.query.trimmed()
         guard !query.isEmpty else { throw failure(.invalidInput, "the search text is empty") }
         let page = request.cursor.flatMap { Int($0) }.map { max(1, $0) } ?? request.page
@@ -45,13 +47,13 @@ public struct ITBookstoreProvider: SearchProvider {
     }
 
     /// `GET /new`: the latest releases.
-    public func trending(limit: Int) async throws -> SearchPage {
+    public func trending(limit: Int, options: CallOptions) async throws -> SearchPage {
         let books = try list(try await call("/new", onError: .invalidInput))
         return SearchPage(items: Array(books.compactMap(item).prefix(max(1, limit))))
     }
 
     /// `GET /books/{isbn13}`: the full record.
-    public func detail(_ id: ItemID) async throws -> ItemDetail {
+    public func detail(_ id: ItemID, options: CallOptions) async throws -> ItemDetail {
         guard id.provider == Self.id, (1...13).contains(id.value.count), id.value.allSatisfy({ $0.isASCII && $0.isNumber })
         else { throw failure(.invalidInput, "'\(id.value)' is not an IT Bookstore ISBN-13") }
         let book = try await call("/books/\(id.value)", onError: .notFound)

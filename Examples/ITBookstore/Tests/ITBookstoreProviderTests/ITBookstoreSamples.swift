@@ -1,6 +1,9 @@
 import Foundation
 import ITBookstoreProvider
 import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
 import SeekTesting
 
 /// Small IT Bookstore bodies of our own, in the API's shapes (`total` and `page` are strings).

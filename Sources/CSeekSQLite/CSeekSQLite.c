@@ -1,2 +1,0 @@
-// The wrapper lives in include/CSeekSQLite.h; a C target needs one source file.
-#include "CSeekSQLite.h"

@@ -1,0 +1,77 @@
+import Foundation
+import SeekCore
+import SeekHTTP
+import SeekResilience
+import SeekJSON
+import SeekSession
+
+/// A command's session: the `SeekSession` this process opened, and where the command writes.
+struct Session: Sendable {
+    let core: SeekSession
+    let context: CLIContext
+
+    var container: Container { core.container }
+    var registry: ProviderRegistry { core.registry }
+    var engine: SearchEngine { core.engine }
+    var settings: Settings { core.settings }
+    var userState: UserState { core.userState }
+    var resilience: ResilienceServices { core.resilience }
+
+    /// Opens a session from the current context (with the demo server's settings when `demo` is
+    /// set), runs `body`, and closes the session whatever `body` did.
+    @discardableResult
+    static func with<T: Sendable>(demo: Bool = false, _ body: (Session) async throws -> T) async throws -> T {
+        let context = CLIContext.current
+        let demoMode: DemoMode?
+        do {
+            demoMode = demo ? try await DemoMode.start() : nil
+        } catch {
+            throw CLIError.usage(SeekError.wrap(error).cause)
+        }
+        if demoMode != nil { context.err("seek: " + DemoMode.notice) }
+        let core: SeekSession
+        do {
+            var settings = try Settings.load(environment: context.environment)
+            if let demoMode { settings = demoMode.applied(to: settings) }
+            core = try await SeekSession.open(settings: settings, extraProviders: context.extraProviders) { line in
+                context.err("seek: " + line)
+            }
+        } catch {
+            await demoMode?.shutdown()
+            throw CLIError.configuration(SeekError.wrap(error))
+        }
+        let session = Session(core: core, context: context)
+        do {
+            let result = try await body(session)
+            await core.close()
+            await demoMode?.shutdown()
+            return result
+        } catch {
+            await core.close()
+            await demoMode?.shutdown()
+            throw error
+        }
+    }
+
+    /// Provider ids selected by a flag, else SEEK_PROVIDERS / config `defaultProviders`; nil means all.
+    func selection(_ flag: String?) throws -> (ids: [String]?, explicit: Bool) {
+        let raw = flag ?? settings.string("SEEK_PROVIDERS") ?? settings.file["defaultProviders"]?.arrayValue?
+            .compactMap(\.stringValue).joined(separator: ",")
+        guard let raw, !raw.isEmpty else { return (nil, false) }
+        let ids = raw.split(separator: ",").map { $0.trimmed().lowercased() }
+            .filter { !$0.isEmpty }
+        for id in ids where registry.provider(id) == nil {
+            throw CLIError.usage("unknown provider '\(id)' (known: \(registry.ids.joined(separator: ", ")))")
+        }
+        return (ids, true)
+    }
+
+    /// Records a finished search in the history; a failure is a warning, never the command's result.
+    func recordHistory(of result: SearchResult) async {
+        do {
+            try await core.recordHistory(of: result)
+        } catch {
+            context.err("seek: warning: could not record the search in the history: \(error)")
+        }
+    }
+}

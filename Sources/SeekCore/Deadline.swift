@@ -1,0 +1,62 @@
+import NIOConcurrencyHelpers
+
+/// A deadline that does not wait for the work it abandons.
+public enum Deadline {
+    /// Runs `operation` in a task of its own and returns its result, or throws `.timeout` when `limit`
+    /// passes first — cancelling the task at once rather than waiting for it to wind down.
+    public static func race<T: Sendable>(
+        _ limit: Duration, _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let gate = Gate<T>()
+        let work = Task {
+            do { gate.finish(.success(try await operation())) } catch { gate.finish(.failure(error)) }
+        }
+        let timer = Task {
+            try? await Task.sleep(for: limit)
+            gate.finish(.failure(SeekError(.timeout(seconds: limit.seconds))))
+        }
+        defer {
+            work.cancel()
+            timer.cancel()
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in gate.wait(continuation) }
+        } onCancel: {
+            gate.finish(.failure(CancellationError()))
+        }
+    }
+
+    /// The first result wins; it resumes the waiting continuation exactly once.
+    private final class Gate<T: Sendable>: Sendable {
+        private struct State {
+            var continuation: CheckedContinuation<T, any Error>?
+            var result: Result<T, any Error>?
+            var resumed = false
+        }
+        private let state = NIOLockedValueBox(State())
+
+        func wait(_ continuation: CheckedContinuation<T, any Error>) {
+            let ready: Result<T, any Error>? = state.withLockedValue { state in
+                guard let result = state.result, !state.resumed else {
+                    state.continuation = continuation
+                    return nil
+                }
+                state.resumed = true
+                return result
+            }
+            if let ready { continuation.resume(with: ready) }
+        }
+
+        func finish(_ result: Result<T, any Error>) {
+            let waiting: CheckedContinuation<T, any Error>? = state.withLockedValue { state in
+                guard state.result == nil else { return nil }
+                state.result = result
+                guard let continuation = state.continuation else { return nil }
+                state.continuation = nil
+                state.resumed = true
+                return continuation
+            }
+            waiting?.resume(with: result)
+        }
+    }
+}

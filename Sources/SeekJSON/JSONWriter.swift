@@ -1,0 +1,225 @@
+import SeekCore
+/// A value that writes itself as JSON, field by field, without reflection.
+public protocol JSONWritable {
+    func write(to writer: inout JSONWriter)
+}
+
+/// JSON text written value by value, object keys in the order they are written.
+///
+/// Every search prints its results and appends a stats line with it: `JSONEncoder` spends
+/// milliseconds there on reflection and dynamic casts, and writes object keys in a random order.
+/// The layout is `JSONEncoder`'s with `.withoutEscapingSlashes` (`.pretty` adds `.prettyPrinted`:
+/// two-space indents, `"key" : value`), so the text reads the same as before.
+public struct JSONWriter: Sendable {
+    public enum Style: Sendable { case compact, pretty }
+
+    public let style: Style
+    /// The UTF-8 written so far (bytes, not a String: appending to a String costs several times more).
+    @usableFromInline var bytes: [UInt8] = []
+    @usableFromInline var depth = 0
+    /// Whether the open object or array already has a member, so the next one needs a comma.
+    @usableFromInline var hasMembers = false
+
+    public init(style: Style = .compact) {
+        self.style = style
+        bytes.reserveCapacity(4096)
+    }
+
+    /// The JSON written so far.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// `value` as one JSON document.
+    public static func text(_ value: some JSONWritable, style: Style = .compact) -> String {
+        var writer = JSONWriter(style: style)
+        value.write(to: &writer)
+        return writer.text
+    }
+
+    // MARK: Containers
+    //
+    // The generic and closure-taking members are inlinable so that documents in other modules get
+    // specialised code instead of generic dispatch for every field.
+
+    /// An object whose members `body` writes with `field`.
+    @inlinable
+    public mutating func object(_ body: (inout JSONWriter) -> Void) {
+        container(open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), body)
+    }
+
+    /// An array whose elements `body` writes with `element`.
+    @inlinable
+    public mutating func array(_ body: (inout JSONWriter) -> Void) {
+        container(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), body)
+    }
+
+    /// An array of `elements`, each written by `write`.
+    @inlinable
+    public mutating func array<Elements: Sequence>(_ elements: Elements, _ write: (inout JSONWriter, Elements.Element) -> Void) {
+        array { writer in
+            for element in elements { writer.element { write(&$0, element) } }
+        }
+    }
+
+    /// One member of the open object.
+    @inlinable
+    public mutating func field(_ key: String, _ value: some JSONWritable) {
+        field(key) { value.write(to: &$0) }
+    }
+
+    /// One member of the open object, its value written by `body` (an object, an array, …).
+    @inlinable
+    public mutating func field(_ key: String, _ body: (inout JSONWriter) -> Void) {
+        beginMember()
+        string(key)
+        if style == .pretty { raw(" : ") } else { bytes.append(UInt8(ascii: ":")) }
+        body(&self)
+    }
+
+    /// One element of the open array.
+    @inlinable
+    public mutating func element(_ value: some JSONWritable) {
+        element { value.write(to: &$0) }
+    }
+
+    /// One element of the open array, written by `body`.
+    @inlinable
+    public mutating func element(_ body: (inout JSONWriter) -> Void) {
+        beginMember()
+        body(&self)
+    }
+
+    // MARK: Scalars
+
+    @inlinable
+    public mutating func null() { raw("null") }
+
+    @inlinable
+    public mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
+
+    public mutating func int(_ value: Int) { raw(String(value)) }
+
+    /// A number as `JSONEncoder` writes it: whole numbers below 2^53 without a fraction, others in
+    /// Swift's shortest round-trip form; JSON has no NaN or infinity, so those are `null`.
+    public mutating func double(_ value: Double) {
+        if !value.isFinite {
+            null()
+        } else if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
+            raw(String(Int64(value)))
+        } else {
+            raw(value.description)
+        }
+    }
+
+    /// A string, with quotes, backslashes and control characters escaped (`/` and non-ASCII as is).
+    public mutating func string(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { utf8 in
+            // Runs without anything to escape are copied whole.
+            var start = 0
+            for index in utf8.indices {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                escape(byte)
+                start = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): raw("\\\"")
+        case UInt8(ascii: "\\"): raw("\\\\")
+        case UInt8(ascii: "\n"): raw("\\n")
+        case UInt8(ascii: "\r"): raw("\\r")
+        case UInt8(ascii: "\t"): raw("\\t")
+        case 0x08: raw("\\b")
+        case 0x0C: raw("\\f")
+        default:
+            raw("\\u00")
+            bytes.append(Self.hexDigits[Int(byte >> 4)])
+            bytes.append(Self.hexDigits[Int(byte & 0xF)])
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    // MARK: Layout
+
+    @inlinable
+    mutating func container(open: UInt8, close: UInt8, _ body: (inout JSONWriter) -> Void) {
+        bytes.append(open)
+        let outer = hasMembers
+        hasMembers = false
+        depth += 1
+        body(&self)
+        depth -= 1
+        if style == .pretty {
+            // JSONEncoder leaves an empty line in an empty container.
+            raw(hasMembers ? "\n" : "\n\n")
+            indent()
+        }
+        bytes.append(close)
+        hasMembers = outer
+    }
+
+    @inlinable
+    mutating func beginMember() {
+        if hasMembers { bytes.append(UInt8(ascii: ",")) }
+        hasMembers = true
+        if style == .pretty {
+            bytes.append(UInt8(ascii: "\n"))
+            indent()
+        }
+    }
+
+    @inlinable
+    mutating func indent() {
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+    }
+
+    @inlinable
+    mutating func raw(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+}
+
+extension String: JSONWritable {
+    @inlinable public func write(to writer: inout JSONWriter) { writer.string(self) }
+}
+
+extension Int: JSONWritable {
+    @inlinable public func write(to writer: inout JSONWriter) { writer.int(self) }
+}
+
+extension Double: JSONWritable {
+    @inlinable public func write(to writer: inout JSONWriter) { writer.double(self) }
+}
+
+extension Bool: JSONWritable {
+    @inlinable public func write(to writer: inout JSONWriter) { writer.bool(self) }
+}
+
+extension Optional: JSONWritable where Wrapped: JSONWritable {
+    @inlinable public func write(to writer: inout JSONWriter) {
+        if let self { self.write(to: &writer) } else { writer.null() }
+    }
+}
+
+extension Array: JSONWritable where Element: JSONWritable {
+    @inlinable public func write(to writer: inout JSONWriter) {
+        writer.array(self) { writer, element in element.write(to: &writer) }
+    }
+}
+
+extension Dictionary: JSONWritable where Key == String, Value: JSONWritable {
+    /// Keys in sorted order, so the same dictionary always reads the same.
+    @inlinable public func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            for key in keys.sorted() { writer.field(key, self[key]) }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import AladinProvider
+import DeclaredProvider
+import Foundation
+import GiphyProvider
+import OpenLibraryProvider
+import SeekCore
+import SeekJSON
+import SeekHTTP
+import SeekResilience
+import SeekImageCache
+import SeekStore
+
+/// Container keys for the services a session shares.
+public enum SettingsKey: ContainerKey { public typealias Value = Settings }
+public enum TransportKey: ContainerKey { public typealias Value = any HTTPTransport }
+public enum ProvidersKey: ContainerKey { public typealias Value = ProviderRegistry }
+public enum EngineKey: ContainerKey { public typealias Value = SearchEngine }
+/// The one image cache every host and provider image goes through (SeekImageCache).
+public enum ImageStoreKey: ContainerKey { public typealias Value = any ImageStore }
+/// The user's state: favourites, history and the response cache.
+public enum UserStateKey: ContainerKey { public typealias Value = UserState }
+
+/// The one place that lists providers and wires a session's services together.
+public enum CompositionRoot {
+    /// The providers Seek ships with, in display order.
+    public static let builtInProviders: [ProviderFactory] = [
+        OpenLibraryProvider.factory,
+        GiphyProvider.factory,
+        AladinProvider.factory,
+    ]
+
+    /// The content ratings a call may ask for (the providers that filter by one accept these).
+    public static let contentRatings: Set<String> = GiphyProvider.ratings
+
+    /// Builds the frozen container: settings, the shared transport, the providers, the middleware
+    /// every call goes through (cache outermost, then breakers and stats) and the engine.
+    static func build(
+        settings: Settings, transport: any HTTPTransport, extraProviders: [ProviderFactory],
+        diagnostics: @escaping @Sendable (String) -> Void
+    ) throws -> Container {
+        // Each provider calls through retries and its rate limit (ResilienceServices).
+        let resilience = ResilienceServices(settings: settings)
+        // Favourites, history and the response cache (UserState.swift).
+        let userState = try UserState(settings: settings, diagnostics: diagnostics)
+        let coded = builtInProviders + extraProviders
+        // Providers the config file declares ("jsonProviders"), validated here: a mistake is a configuration error.
+        let declared = try JSONDeclaredProvider.factories(settings: settings, reservedIDs: Set(coded.map(\.id)))
+        let providers = try (coded + declared).map { factory in
+            try factory.make(ProviderEnvironment(settings: settings, transport: try resilience.transport(for: factory.id, base: transport)))
+        }
+        let registry = try ProviderRegistry(providers)
+        let tuning = try ProviderTuning.load(from: settings, providers: registry.ids)
+        let deadlines = SearchEngine(registry: registry, tuning: tuning)
+        var middlewares: [any ProviderMiddleware] = []
+        if let caching = userState.cachingMiddleware(staleAfter: { context in
+            CachingMiddleware.staleAfter(deadline: deadlines.timeout(for: context.provider, override: context.options.timeout))
+        }) {
+            middlewares.append(caching)
+        }
+        middlewares.append(try resilience.middleware(for: providers))
+        let engine = SearchEngine(registry: registry, tuning: tuning, pipeline: ProviderPipeline(middlewares))
+
+        var builder = ContainerBuilder()
+        builder.register(SettingsKey.self, settings)
+        builder.register(TransportKey.self, transport)
+        // Checked now (a mistake is a configuration error for every command), built on first use.
+        let imageCache = try ImageCacheConfiguration(settings: settings)
+        builder.register(ImageStoreKey.self) { ImageCache(configuration: imageCache, transport: transport) }
+        builder.register(ProvidersKey.self, registry)
+        builder.register(ResilienceKey.self, resilience)
+        builder.register(UserStateKey.self, userState)
+        builder.register(EngineKey.self, engine)
+        return builder.freeze()
+    }
+}

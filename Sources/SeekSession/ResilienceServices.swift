@@ -1,0 +1,148 @@
+import Foundation
+import SeekCore
+import SeekHTTP
+import SeekJSON
+import SeekLoopback
+import SeekResilience
+
+/// Container key for the session's resilience services.
+public enum ResilienceKey: ContainerKey { public typealias Value = ResilienceServices }
+
+/// How `seek` treats the services it calls: per provider a retrying, rate-limited transport and a circuit
+/// breaker, and one stats store — all kept under the cache directory so every `seek` process shares them.
+///
+/// Settings per provider (environment over config file):
+/// - `SEEK_<ID>_RATE_LIMIT` or `providers.<id>.rateLimit`: `2` (per second), `"100/h"`, `"3/s,burst=20"`,
+///   `{"requests": 100, "per": 3600, "burst": 100}`, or `"off"`;
+/// - `providers.<id>.retries`: retries after the first attempt (0 turns them off; default 2);
+/// - `providers.<id>.breaker`: `{"failures": 3, "backoff": 30, "maxBackoff": 300}` (seconds).
+public struct ResilienceServices: Sendable {
+    let settings: Settings
+    /// The cache directory the state lives under.
+    let directory: URL
+    public let stats: ProviderStatsStore
+    let clock: ResilienceClock
+
+    /// Built-in limits, from each service's published etiquette: Open Library asks for 1–3 requests a
+    /// second (its nginx allows bursts of 200); a GIPHY beta key has 100 calls an hour; Aladin states no
+    /// rate (its daily quota is reported in the body), so it gets Open Library's polite pace.
+    static let defaultRateLimits: [String: RateLimit] = [
+        "openlibrary": RateLimit(requests: 3, per: .seconds(1), burst: 20),
+        "giphy": RateLimit(requests: 100, per: .seconds(3600), burst: 100),
+        "aladin": RateLimit(requests: 2, per: .seconds(1), burst: 10),
+    ]
+
+    init(settings: Settings, clock: ResilienceClock = .system) {
+        self.settings = settings
+        self.directory = settings.cacheDirectory
+        self.stats = ProviderStatsStore(url: settings.cacheDirectory.appendingPathComponent("stats.jsonl"))
+        self.clock = clock
+    }
+
+    // MARK: Transport
+
+    /// The transport provider `id` calls through: retries around a per-host rate limit around `base`.
+    func transport(for id: String, base: any HTTPTransport) throws -> any HTTPTransport {
+        let (limit, explicit) = try rateLimit(for: id)
+        let limited = RateLimitedTransport(
+            base, limit: limit, stateDirectory: directory, exemptLoopback: !explicit, clock: clock)
+        return RetryingTransport(limited, policy: try retryPolicy(for: id), clock: clock)
+    }
+
+    /// The provider's rate limit and whether the user set it (a built-in default spares loopback hosts).
+    func rateLimit(for id: String) throws -> (limit: RateLimit?, explicit: Bool) {
+        let variable = "SEEK_\(Self.variableName(id))_RATE_LIMIT"
+        if let text = settings.string(variable) {
+            guard let parsed = RateLimit.parse(text) else {
+                throw SeekError(.configuration, provider: id, detail: "\(variable) is not a rate such as 2, 3/s, 100/h or off: \(text)")
+            }
+            return (parsed, true)
+        }
+        if let value = settings.file["providers"]?[id]?["rateLimit"] {
+            guard let parsed = RateLimit.parse(value) else {
+                throw SeekError(
+                    .configuration, provider: id,
+                    detail: "providers.\(id).rateLimit is not a rate such as 2, \"100/h\" or {\"requests\": 100, \"per\": 3600}")
+            }
+            return (parsed, true)
+        }
+        return (Self.defaultRateLimits[id], false)
+    }
+
+    func retryPolicy(for id: String) throws -> RetryPolicy {
+        guard let value = settings.file["providers"]?[id]?["retries"] else { return RetryPolicy() }
+        guard let retries = value.doubleValue, retries >= 0, retries <= 10, retries == retries.rounded() else {
+            throw SeekError(.configuration, provider: id, detail: "providers.\(id).retries must be a whole number from 0 to 10")
+        }
+        return RetryPolicy(maxAttempts: Int(retries) + 1)
+    }
+
+    // MARK: Breaker
+
+    func breakerPolicy(for provider: any SearchProvider) throws -> BreakerPolicy {
+        let id = provider.descriptor.id
+        let lease = Duration.seconds(max(30, 2 * provider.descriptor.defaultTimeout.seconds.rounded(.up)))
+        guard let object = settings.file["providers"]?[id]?["breaker"] else { return BreakerPolicy(probeLease: lease) }
+        func number(_ key: String, _ range: ClosedRange<Double>) throws -> Double? {
+            guard let value = object[key] else { return nil }
+            guard let number = value.doubleValue, range.contains(number) else {
+                throw SeekError(
+                    .configuration, provider: id,
+                    detail: "providers.\(id).breaker.\(key) must be a number from \(Int(range.lowerBound)) to \(Int(range.upperBound))")
+            }
+            return number
+        }
+        guard object.objectValue != nil else {
+            throw SeekError(.configuration, provider: id, detail: "providers.\(id).breaker must be an object such as {\"failures\": 3, \"backoff\": 30}")
+        }
+        let defaults = BreakerPolicy()
+        let failures = try number("failures", 1...100).map(Int.init) ?? defaults.failureThreshold
+        let backoff = try number("backoff", 0...86_400).map { Duration.milliseconds(Int64($0 * 1000)) } ?? defaults.baseBackoff
+        let maxBackoff = try number("maxBackoff", 0...604_800).map { Duration.milliseconds(Int64($0 * 1000)) } ?? max(defaults.maxBackoff, backoff)
+        return BreakerPolicy(failureThreshold: failures, baseBackoff: backoff, maxBackoff: maxBackoff, probeLease: lease)
+    }
+
+    /// The breaker of `provider` for the host it is configured to call (so `--demo`, which calls a loopback
+    /// copy, is not held back by a cool-down of the real service).
+    func breaker(for provider: any SearchProvider) throws -> CircuitBreaker {
+        CircuitBreaker(url: breakerURL(provider), policy: try breakerPolicy(for: provider), clock: clock)
+    }
+
+    func breakerURL(_ provider: any SearchProvider) -> URL {
+        let id = provider.descriptor.id
+        let host = URL(string: provider.endpoint)?.host?.lowercased() ?? ""
+        let name = host.isEmpty ? id : "\(id)@\(host)"
+        let safe = String(name.map { $0.isLetter || $0.isNumber || "@.-_".contains($0) ? $0 : "_" })
+        return breakersDirectory.appendingPathComponent(safe + ".json")
+    }
+
+    var breakersDirectory: URL { directory.appendingPathComponent("breakers") }
+
+    /// Breakers and stats as call middleware, with a breaker for each of `providers`.
+    func middleware(for providers: [any SearchProvider]) throws -> ResilienceMiddleware {
+        var breakers: [String: CircuitBreaker] = [:]
+        for provider in providers { breakers[provider.descriptor.id] = try breaker(for: provider) }
+        return ResilienceMiddleware(breakers: breakers, stats: stats) { id in "`seek providers --reset \(id)` clears it" }
+    }
+
+    /// The cool-down of `provider` now: nil when it may be called.
+    public func suspension(of provider: any SearchProvider) -> (until: Date, reason: String?)? {
+        guard let breaker = try? breaker(for: provider) else { return nil }
+        let state = breaker.state
+        guard let until = state.phase(at: clock.now(), policy: breaker.policy).suspendedUntil else { return nil }
+        return (until, state.reason)
+    }
+
+    /// Clears every cool-down of provider `id` (whatever host it was for).
+    public func reset(_ id: String) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: breakersDirectory.path)) ?? []
+        for name in names where name == "\(id).json" || name.hasPrefix("\(id)@") {
+            CircuitBreaker(url: breakersDirectory.appendingPathComponent(name), clock: clock).reset()
+        }
+    }
+
+    /// `open-library` → `OPEN_LIBRARY`.
+    static func variableName(_ id: String) -> String {
+        String(id.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
+    }
+}

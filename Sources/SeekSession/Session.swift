@@ -1,0 +1,78 @@
+import Foundation
+import NIOConcurrencyHelpers
+import SeekCore
+import SeekJSON
+import SeekHTTP
+import SeekResilience
+import SeekImageCache
+
+/// What every host opens once and closes once: the container with the providers, one HTTP client,
+/// the response and image caches, breakers, stats and the database. The CLI opens one per process;
+/// a server keeps one for its lifetime. Calls vary only by the options they carry.
+public final class SeekSession: Sendable {
+    public let container: Container
+    public let settings: Settings
+    public let registry: ProviderRegistry
+    public let engine: SearchEngine
+    public let resilience: ResilienceServices
+    public let userState: UserState
+    private let transport: AsyncHTTPTransport
+    private let closing = NIOLockedValueBox<Task<Void, Never>?>(nil)
+
+    private init(container: Container, transport: AsyncHTTPTransport) throws {
+        self.container = container
+        self.transport = transport
+        settings = try container.resolve(SettingsKey.self)
+        registry = try container.resolve(ProvidersKey.self)
+        engine = try container.resolve(EngineKey.self)
+        resilience = try container.resolve(ResilienceKey.self)
+        userState = try container.resolve(UserStateKey.self)
+    }
+
+    /// Opens a session from `settings`, with `extraProviders` after the built-in ones.
+    /// - Parameter diagnostics: told, one line at a time, what the user should know that is not a
+    ///   call's result (a stale record served, a cache that cannot be used).
+    public static func open(
+        settings: Settings, extraProviders: [ProviderFactory] = [],
+        diagnostics: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws -> SeekSession {
+        let transport = AsyncHTTPTransport()
+        do {
+            let container = try CompositionRoot.build(
+                settings: settings, transport: transport, extraProviders: extraProviders, diagnostics: diagnostics)
+            return try SeekSession(container: container, transport: transport)
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+    }
+
+    /// The shared image cache, built on first use.
+    public var imageStore: any ImageStore {
+        get throws { try container.resolve(ImageStoreKey.self) }
+    }
+
+    /// Records a finished search in the history: its query and the providers it went to, in
+    /// registry order. The host that knows the query calls this after the answer.
+    public func recordHistory(of result: SearchResult) async throws {
+        let asked = Set(result.outcomes.map(\.provider))
+        let providers = registry.ids.filter { asked.contains($0) }
+        try await userState.record(query: result.query, providers: providers)
+    }
+
+    /// Closes the session: waits for the response cache's pending writes, closes the database and
+    /// every connection. Later calls wait for the first one's work.
+    public func close() async {
+        let task = closing.withLockedValue { closing in
+            if let closing { return closing }
+            let started = Task { [userState, transport] in
+                async let connections: Void? = try? transport.shutdown()
+                await userState.close()
+                _ = await connections
+            }
+            closing = started
+            return started
+        }
+        await task.value
+    }
+}

@@ -1,0 +1,233 @@
+import Foundation
+import NIOConcurrencyHelpers
+import SeekCore
+import SeekJSON
+
+/// Something worth telling the user about a cached call.
+public enum CacheEvent: Sendable {
+    /// A detail record came from the cache because the provider failed with this error.
+    case servedStaleDetail(ItemID, SeekError)
+    /// The cache could not be read or written; the call went on without it.
+    case unavailable(any Error)
+}
+
+/// The response cache around provider calls: a fresh entry answers a search or detail without
+/// calling on; a miss calls on and stores the answer; when the call fails, an entry younger than the
+/// max stale age is served, marked (`SearchPage.staleBecause`) so the outcome still says what failed.
+///
+/// Trending and suggest pass straight through. A call with `noCache` skips reading (the fresh answer
+/// is still stored). A broken cache never fails a call.
+public struct CachingMiddleware: ProviderMiddleware {
+    public let cache: any ResponseCache
+    public let policy: CachePolicy
+    /// With a stale copy in hand, how long a call may take before the copy is served instead (marked
+    /// with a timeout): a little less than the call's deadline, which would otherwise cancel the call
+    /// first and lose the copy; nil waits however long it takes.
+    public let staleAfter: @Sendable (ProviderCallContext) -> Duration?
+    /// Where fresh answers are stored after they have been returned; nil stores each one before
+    /// returning it.
+    public let writes: PendingCacheWrites?
+    private let now: @Sendable () -> Date
+    private let report: @Sendable (CacheEvent) -> Void
+
+    /// - Parameters:
+    ///   - staleAfter: see `staleAfter`.
+    ///   - writes: see `writes`.
+    ///   - now: the clock that dates entries and judges their age (injected in tests).
+    ///   - report: told about stale details and cache failures (the CLI prints them on stderr).
+    public init(
+        cache: any ResponseCache, policy: CachePolicy = CachePolicy(),
+        staleAfter: @escaping @Sendable (ProviderCallContext) -> Duration? = { _ in nil }, writes: PendingCacheWrites? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }, report: @escaping @Sendable (CacheEvent) -> Void = { _ in }
+    ) {
+        self.cache = cache
+        self.policy = policy
+        self.staleAfter = staleAfter
+        self.writes = writes
+        self.now = now
+        self.report = report
+    }
+
+    /// How long before a call's deadline a stale copy is served instead: 80% of it, or 0.5 s less.
+    public static func staleAfter(deadline: Duration) -> Duration {
+        max(deadline * 0.8, deadline - .milliseconds(500))
+    }
+
+    public func handle(
+        _ request: ProviderRequest, context: ProviderCallContext,
+        next: @escaping @Sendable (ProviderRequest, ProviderCallContext) async throws -> ProviderResponse
+    ) async throws -> ProviderResponse {
+        let provider = context.providerID
+        let scope = context.provider.answerScope(context.options)
+        switch request {
+        case .search(let search):
+            let key = CacheKey.search(provider: provider, endpoint: scope, request: search)
+            let answer = try await cached(CachedPage.self, kind: .search, key: key, context: context) {
+                guard case .page(let page) = try await next(request, context) else {
+                    throw SeekError(.undecodable, provider: provider, detail: "a search answered with something other than a page")
+                }
+                return CachedPage(page)
+            }
+            return .page(answer.value.page(staleBecause: answer.staleBecause))
+        case .detail(let id):
+            let key = CacheKey.detail(provider: provider, endpoint: scope, id: id)
+            let answer = try await cached(ItemDetail.self, kind: .detail, key: key, context: context) {
+                guard case .detail(let detail) = try await next(request, context) else {
+                    throw SeekError(.undecodable, provider: provider, detail: "a detail call answered with something other than a record")
+                }
+                return detail
+            }
+            if let failure = answer.staleBecause { report(.servedStaleDetail(id, failure)) }
+            return .detail(answer.value)
+        case .trending, .suggest:
+            return try await next(request, context)
+        }
+    }
+
+    /// The cache protocol shared by search and detail: the value, and the failure it stands in for
+    /// when it is a stale copy.
+    private func cached<Value: Codable & Sendable>(
+        _ type: Value.Type, kind: CacheKind, key: String, context: ProviderCallContext,
+        fetch: @escaping @Sendable () async throws -> Value
+    ) async throws -> (value: Value, staleBecause: SeekError?) {
+        let ttl = policy.ttl(kind)
+        guard ttl > 0 else { return (try await fetch(), nil) }
+        let provider = context.providerID
+        var fallback: Value?
+        let readsCache = !policy.bypassReads && !context.options.noCache
+        if readsCache, let entry = await lookup(key), let value = decode(type, entry.body) {
+            let age = now().timeIntervalSince(entry.storedAt)
+            if age >= 0, age < ttl { return (value, nil) }
+            if age < policy.maxStaleAge { fallback = value }
+        }
+        let value: Value
+        do {
+            if fallback != nil, let limit = staleAfter(context) {
+                value = try await Self.race(limit, provider: provider, fetch)
+            } else {
+                value = try await fetch()
+            }
+        } catch {
+            let failure = SeekError.wrap(error, provider: provider)
+            guard let fallback, Self.servesStale(after: failure) else { throw error }
+            return (fallback, failure)
+        }
+        if let writes {
+            writes.track { await self.save(value, kind: kind, key: key, provider: provider) }
+        } else {
+            await save(value, kind: kind, key: key, provider: provider)
+        }
+        return (value, nil)
+    }
+
+    /// `fetch`'s value, or a timeout error naming the provider once `limit` passes first (`fetch` is then cancelled).
+    static func race<Value: Sendable>(
+        _ limit: Duration, provider: String, _ fetch: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        do {
+            return try await Deadline.race(limit, fetch)
+        } catch let error as SeekError where error.kind == .timeout(seconds: limit.seconds) && error.provider == nil {
+            throw SeekError(.timeout(seconds: limit.seconds), provider: provider, detail: "no answer in time")
+        }
+    }
+
+    /// Failures that say nothing about the item (the provider is down, slow, limiting or garbled)
+    /// may be answered from a stale entry; answers about the request itself (not found, invalid,
+    /// unsupported) and cancellation may not.
+    static func servesStale(after failure: SeekError) -> Bool {
+        switch failure.kind {
+        case .network, .timeout, .httpStatus, .rateLimited, .unauthorized, .undecodable, .bodyTooLarge, .suspended:
+            return true
+        case .missingKey, .notFound, .unsupported, .invalidInput, .cancelled, .notRegistered, .configuration:
+            return false
+        }
+    }
+
+    private func lookup(_ key: String) async -> CacheEntry? {
+        do {
+            return try await cache.entry(forKey: key)
+        } catch {
+            if !Task.isCancelled { report(.unavailable(error)) }
+            return nil
+        }
+    }
+
+    private func decode<Value: Decodable>(_ type: Value.Type, _ body: Data) -> Value? {
+        // An entry written by another version that no longer decodes is a miss, not an error.
+        try? JSONDecoder().decode(type, from: body)
+    }
+
+    private func save<Value: Encodable>(_ value: Value, kind: CacheKind, key: String, provider: String) async {
+        guard !Task.isCancelled else { return }
+        do {
+            let body = try JSONEncoder().encode(value)
+            try await cache.store(CacheEntry(key: key, provider: provider, kind: kind, body: body, storedAt: now()))
+        } catch {
+            if !Task.isCancelled { report(.unavailable(error)) }
+        }
+    }
+}
+
+/// The stored form of a `SearchPage` (which is not Codable: its stale marker is never stored).
+struct CachedPage: Codable, Sendable {
+    var items: [Item]
+    var total: Int?
+    var next: String?
+
+    init(_ page: SearchPage) {
+        items = page.items
+        total = page.total
+        next = page.next
+    }
+
+    func page(staleBecause failure: SeekError? = nil) -> SearchPage {
+        SearchPage(items: items, total: total, next: next, staleBecause: failure)
+    }
+}
+
+/// Cache keys. A search key holds the provider, its endpoint (so a different server, e.g. `--demo`,
+/// never answers from another's entries), the normalised query, the cursor or else the page, the
+/// limit and the language; a detail key holds the provider, endpoint and item id.
+public enum CacheKey {
+    public static func search(provider: String, endpoint: String, request: SearchRequest) -> String {
+        let position = request.cursor.map { "cursor=\($0)" } ?? "page=\(request.page)"
+        return encode(["search", provider, endpoint, SearchHistoryEntry.normalize(request.query), position,
+                       "limit=\(request.limit)", "language=\(request.language ?? "")"])
+    }
+
+    public static func detail(provider: String, endpoint: String, id: ItemID) -> String {
+        encode(["detail", provider, endpoint, id.description])
+    }
+
+    /// A JSON array: unambiguous whatever characters the parts hold. The same text `JSONEncoder`
+    /// wrote for keys stored before (tested), without its cost on the way to every request.
+    static func encode(_ parts: [String]) -> String {
+        JSONWriter.text(parts)
+    }
+}
+
+/// Cache writes still running after their answers were returned. Encoding an answer and writing it
+/// to SQLite takes a few milliseconds (`JSONEncoder`), which the fan-out's last answer should not
+/// wait for; whoever ends the process waits for them instead (`wait()`).
+public final class PendingCacheWrites: Sendable {
+    private let tasks = NIOLockedValueBox<[Task<Void, Never>]>([])
+
+    public init() {}
+
+    func track(_ write: @escaping @Sendable () async -> Void) {
+        let task = Task { await write() }
+        tasks.withLockedValue { $0.append(task) }
+    }
+
+    /// Returns once every write tracked so far, and any tracked meanwhile, has finished.
+    public func wait() async {
+        while true {
+            let pending = tasks.withLockedValue { tasks in
+                defer { tasks = [] }
+                return tasks
+            }
+            guard !pending.isEmpty else { return }
+            for task in pending { await task.value }
+        }
+    }
+}

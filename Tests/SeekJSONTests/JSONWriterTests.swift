@@ -1,0 +1,85 @@
+import Foundation
+import SeekCore
+import SeekJSON
+import Testing
+
+/// `JSONWriter`: how `seek` prints JSON and appends stats lines.
+@Suite("JSON writer")
+struct JSONWriterTests {
+    /// Foundation's text for `value`, in the layout the writer keeps.
+    func foundation(_ value: some Encodable, pretty: Bool) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .withoutEscapingSlashes] : [.withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    @Test("arrays, nesting, empty containers and null read exactly as JSONEncoder writes them", arguments: [false, true])
+    func matchesJSONEncoderLayout(pretty: Bool) throws {
+        let style: JSONWriter.Style = pretty ? .pretty : .compact
+        let nested: [[Int?]] = [[1, nil, -3], [], [42]]
+        #expect(JSONWriter.text(nested, style: style) == (try foundation(nested, pretty: pretty)))
+        let single: [String: [String]] = ["key": ["a/b", "é", ""], ]
+        #expect(JSONWriter.text(single, style: style) == (try foundation(single, pretty: pretty)))
+        let empty: [String: Int] = [:]
+        #expect(JSONWriter.text([empty], style: style) == (try foundation([empty], pretty: pretty)))
+        #expect(JSONWriter.text([true, false], style: style) == (try foundation([true, false], pretty: pretty)))
+    }
+
+    @Test("numbers read as JSONEncoder writes them")
+    func numbers() throws {
+        let values: [Double] = [1, 0.1 + 0.2, 1e20, 1e-7, 1.2345678901234568e17, .leastNonzeroMagnitude, 1.5, 100, 1e16, 1e15, 12345.678, -2.25]
+        #expect(JSONWriter.text(values) == (try foundation(values, pretty: false)))
+        #expect(JSONWriter.text([Int.max, Int.min, 0]) == (try foundation([Int.max, Int.min, 0], pretty: false)))
+    }
+
+    @Test("strings escape quotes, backslashes and control characters, and keep slashes and non-ASCII")
+    func strings() throws {
+        let text = "q\"\\/\n\r\t\u{8}\u{C}\u{1}\u{1F}\u{7F}\u{2028}é😀"
+        #expect(JSONWriter.text(text) == (try foundation(text, pretty: false)))
+        #expect(JSONWriter.text(text) == #""q\"\\/\n\r\t\b\f\u0001\u001f"# + "\u{7F}\u{2028}é😀\"")
+        #expect(try JSONValue(parsing: Data(JSONWriter.text(text).utf8)) == .string(text))
+    }
+
+    @Test("escapes at the start, the end and side by side, between long plain runs, read as JSONEncoder writes them")
+    func escapesBetweenRuns() throws {
+        let plain = String(repeating: "harbor ", count: 200)
+        for text in ["\"" + plain, plain + "\\", "\n\n" + plain + "\t\"" + plain + "\u{0}", "", "\"", plain] {
+            #expect(JSONWriter.text(text) == (try foundation(text, pretty: false)))
+        }
+    }
+
+    @Test("object keys come out in the order they are written, not sorted or hashed")
+    func keyOrder() {
+        var writer = JSONWriter()
+        writer.object { writer in
+            writer.field("zebra", 1)
+            writer.field("apple", "x")
+            writer.field("mango") { $0.array { $0.element(true) } }
+        }
+        #expect(writer.text == #"{"zebra":1,"apple":"x","mango":[true]}"#)
+    }
+
+    @Test("a dictionary's keys are sorted, so the same dictionary always reads the same")
+    func dictionaryKeysSorted() {
+        let value = ["b": 2, "c": 3, "a": 1]
+        #expect(JSONWriter.text(value) == #"{"a":1,"b":2,"c":3}"#)
+    }
+
+    @Test("pretty output indents nested objects by two spaces with \" : \" after each key")
+    func prettyLayout() {
+        var writer = JSONWriter(style: .pretty)
+        writer.object { writer in
+            writer.field("id", "x")
+            writer.field("inner") { $0.object { $0.field("n", nil as Int?) } }
+            writer.field("list", [String]())
+        }
+        #expect(writer.text == "{\n  \"id\" : \"x\",\n  \"inner\" : {\n    \"n\" : null\n  },\n  \"list\" : [\n\n  ]\n}")
+    }
+
+    @Test("NaN and infinity, which JSON cannot carry, are written as null")
+    func nonFinite() throws {
+        let text = JSONWriter.text([Double.nan, .infinity, -.infinity, 2])
+        #expect(text == "[null,null,null,2]")
+        #expect(try JSONValue(parsing: Data(text.utf8)) == .array([.null, .null, .null, .number(2)]))
+    }
+}
