@@ -67,35 +67,6 @@ struct CacheCommand: AsyncParsableCommand {
     }
 }
 
-/// `seek cache stats --format json`: one object with a block per tier.
-struct CacheStatsDocument: JSONWritable {
-    let statistics: ImageCacheStatistics
-
-    init(_ statistics: ImageCacheStatistics) { self.statistics = statistics }
-
-    func write(to writer: inout JSONWriter) {
-        writer.object { writer in
-            writer.field("directory", statistics.directory)
-            writer.field("ttlSeconds", Int(statistics.timeToLiveSeconds.rounded()))
-            writer.field("memory") { Self.write(statistics.memory, to: &$0) }
-            writer.field("disk") { Self.write(statistics.disk, to: &$0) }
-            writer.field("downloads", statistics.downloads)
-            writer.field("rejected", statistics.rejected)
-            writer.field("corrupt", statistics.corrupt)
-        }
-    }
-
-    private static func write(_ tier: TierStatistics, to writer: inout JSONWriter) {
-        writer.object { writer in
-            writer.field("entries", tier.entries)
-            writer.field("bytes", tier.bytes)
-            writer.field("limitBytes", tier.limitBytes)
-            writer.field("hits", tier.hits)
-            writer.field("misses", tier.misses)
-        }
-    }
-}
-
 /// The human-readable forms of cache figures.
 enum CacheText {
     static func render(_ statistics: ImageCacheStatistics) -> String {

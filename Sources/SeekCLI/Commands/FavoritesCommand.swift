@@ -238,31 +238,6 @@ struct FavoritesCommand: AsyncParsableCommand {
     }
 }
 
-/// DESIGN's envelope for list commands: `{ "entries": [...] }`.
-struct EntriesDocument<Entry: JSONWritable>: JSONWritable {
-    let entries: [Entry]
-
-    func write(to writer: inout JSONWriter) {
-        writer.object { $0.field("entries", entries) }
-    }
-}
-
-/// One favourite in `seek favorites list --format json`.
-struct FavoriteDocument: JSONWritable {
-    let favorite: Favorite
-    func write(to writer: inout JSONWriter) {
-        writer.object { writer in
-            writer.field("id", favorite.id.description)
-            writer.field("provider", favorite.provider)
-            writer.field("kind", favorite.kind.rawValue)
-            writer.field("title", favorite.title)
-            writer.field("creators", favorite.creators)
-            writer.field("imageURL", favorite.imageURL?.absoluteString)
-            writer.field("addedAt", UserStateText.timestamp(favorite.addedAt))
-        }
-    }
-}
-
 /// Dates as the user-state commands print them.
 enum UserStateText {
     /// ISO 8601 in UTC, for JSON.

@@ -55,14 +55,3 @@ struct HistoryCommand: AsyncParsableCommand {
     }
 }
 
-/// One search in `seek history --format json`.
-struct HistoryDocument: JSONWritable {
-    let entry: SearchHistoryEntry
-    func write(to writer: inout JSONWriter) {
-        writer.object { writer in
-            writer.field("query", entry.query)
-            writer.field("providers", entry.providers)
-            writer.field("searchedAt", UserStateText.timestamp(entry.searchedAt))
-        }
-    }
-}

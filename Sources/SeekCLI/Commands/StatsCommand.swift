@@ -42,43 +42,6 @@ struct StatsCommand: AsyncParsableCommand {
     }
 }
 
-/// `{"window": 100, "providers": [...]}`.
-struct StatsEnvelope: JSONWritable {
-    let window: Int
-    let providers: [StatsDocument]
-
-    func write(to writer: inout JSONWriter) {
-        writer.object { writer in
-            writer.field("window", window)
-            writer.field("providers", providers)
-        }
-    }
-}
-
-/// One provider's line of `seek stats --format json`.
-struct StatsDocument: JSONWritable {
-    let summary: ProviderStatsSummary
-    let suspension: (until: Date, reason: String?)?
-
-    var state: String { suspension == nil ? "ready" : "suspended" }
-
-    func write(to writer: inout JSONWriter) {
-        writer.object { writer in
-            writer.field("id", summary.provider)
-            writer.field("calls", summary.calls)
-            writer.field("successes", summary.successes)
-            writer.field("successRate", summary.successRate.map { ($0 * 1000).rounded() / 1000 })
-            writer.field("p50Ms", summary.p50Ms)
-            writer.field("p95Ms", summary.p95Ms)
-            writer.field("lastError", summary.lastError)
-            writer.field("lastErrorAt", summary.lastErrorAt?.formatted(.iso8601))
-            writer.field("lastCallAt", summary.lastCallAt?.formatted(.iso8601))
-            writer.field("state", state)
-            writer.field("suspendedUntil", suspension?.until.formatted(.iso8601))
-        }
-    }
-}
-
 /// The table form of `seek stats`.
 enum StatsText {
     static func render(_ documents: [StatsDocument]) -> String {

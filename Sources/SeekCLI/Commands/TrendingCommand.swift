@@ -93,16 +93,3 @@ struct SuggestCommand: AsyncParsableCommand {
     }
 }
 
-struct SuggestDocument: JSONWritable {
-    let prefix: String
-    let suggestions: [String]
-    let outcomes: [ProviderOutcome]
-
-    func write(to writer: inout JSONWriter) {
-        writer.object { writer in
-            writer.field("prefix", prefix)
-            writer.field("suggestions", suggestions)
-            writer.field("providers", outcomes.map(OutcomeDocument.init))
-        }
-    }
-}

@@ -1,21 +1,18 @@
 import Foundation
 import SeekCore
-import SeekHTTP
 import SeekJSON
-import SeekResilience
-import SeekSession
 
 /// DESIGN's JSON shapes. Optional fields are written as `null`, never left out.
-struct ItemDocument: JSONWritable {
-    let result: MergedResult
-    let detail: ItemDetail?
+public struct ItemDocument: JSONWritable {
+    public let result: MergedResult
+    public let detail: ItemDetail?
 
-    init(_ result: MergedResult, detail: ItemDetail? = nil) {
+    public init(_ result: MergedResult, detail: ItemDetail? = nil) {
         self.result = result
         self.detail = detail
     }
 
-    func write(to writer: inout JSONWriter) {
+    public func write(to writer: inout JSONWriter) {
         let item = result.item
         writer.object { writer in
             writer.field("id", item.id.description)
@@ -47,12 +44,12 @@ struct ItemDocument: JSONWritable {
     }
 }
 
-struct SourceDocument: JSONWritable {
-    let source: ResultSource
+public struct SourceDocument: JSONWritable {
+    public let source: ResultSource
 
-    init(_ source: ResultSource) { self.source = source }
+    public init(_ source: ResultSource) { self.source = source }
 
-    func write(to writer: inout JSONWriter) {
+    public func write(to writer: inout JSONWriter) {
         writer.object { writer in
             writer.field("provider", source.provider)
             writer.field("id", source.id.description)
@@ -61,10 +58,14 @@ struct SourceDocument: JSONWritable {
     }
 }
 
-struct ImageDocument: JSONWritable {
-    let reference: ImageReference
+public struct ImageDocument: JSONWritable {
+    public init(reference: ImageReference) {
+        self.reference = reference
+    }
 
-    func write(to writer: inout JSONWriter) {
+    public let reference: ImageReference
+
+    public func write(to writer: inout JSONWriter) {
         writer.object { writer in
             writer.field("url", reference.url.absoluteString)
             writer.field("width", reference.width)
@@ -73,10 +74,14 @@ struct ImageDocument: JSONWritable {
     }
 }
 
-struct ContributorDocument: JSONWritable {
-    let contributor: Contributor
+public struct ContributorDocument: JSONWritable {
+    public init(contributor: Contributor) {
+        self.contributor = contributor
+    }
 
-    func write(to writer: inout JSONWriter) {
+    public let contributor: Contributor
+
+    public func write(to writer: inout JSONWriter) {
         writer.object { writer in
             writer.field("name", contributor.name)
             writer.field("role", contributor.role)
@@ -84,10 +89,14 @@ struct ContributorDocument: JSONWritable {
     }
 }
 
-struct OutcomeDocument: JSONWritable {
-    let outcome: ProviderOutcome
+public struct OutcomeDocument: JSONWritable {
+    public init(outcome: ProviderOutcome) {
+        self.outcome = outcome
+    }
 
-    func write(to writer: inout JSONWriter) {
+    public let outcome: ProviderOutcome
+
+    public func write(to writer: inout JSONWriter) {
         writer.object { writer in
             writer.field("id", outcome.provider)
             Self.writeResult(of: outcome, to: &writer)
@@ -95,7 +104,7 @@ struct OutcomeDocument: JSONWritable {
     }
 
     /// The members every document that reports an outcome shares, after the provider's id.
-    static func writeResult(of outcome: ProviderOutcome, to writer: inout JSONWriter) {
+    public static func writeResult(of outcome: ProviderOutcome, to writer: inout JSONWriter) {
         writer.field("status", outcome.status.rawValue)
         writer.field("count", outcome.count)
         writer.field("elapsedMs", outcome.elapsedMilliseconds)
@@ -106,22 +115,30 @@ struct OutcomeDocument: JSONWritable {
 
 /// `seek search --format json` (and `trending`, which leaves out `query`); with `type` set, the
 /// summary line that ends an ndjson stream.
-struct SearchDocument: JSONWritable {
-    let query: String?
-    let page: Int
-    let results: [MergedResult]
-    let outcomes: [ProviderOutcome]
-    let next: String?
-    var type: String? = nil
+public struct SearchDocument: JSONWritable {
+    public init(query: String?, page: Int, results: [MergedResult], outcomes: [ProviderOutcome], next: String?) {
+        self.query = query
+        self.page = page
+        self.results = results
+        self.outcomes = outcomes
+        self.next = next
+    }
+
+    public let query: String?
+    public let page: Int
+    public let results: [MergedResult]
+    public let outcomes: [ProviderOutcome]
+    public let next: String?
+    public var type: String? = nil
 
     /// The same document as an ndjson `summary` line.
-    var summary: SearchDocument {
+    public var summary: SearchDocument {
         var copy = self
         copy.type = "summary"
         return copy
     }
 
-    func write(to writer: inout JSONWriter) {
+    public func write(to writer: inout JSONWriter) {
         writer.object { writer in
             if let type { writer.field("type", type) }
             if let query { writer.field("query", query) }
@@ -135,12 +152,18 @@ struct SearchDocument: JSONWritable {
 
 /// An ndjson `batch` line: one provider's answer as it arrived, before merging. Each item is scored
 /// as if it were found by that provider alone.
-struct BatchDocument: JSONWritable {
-    let batch: ProviderBatch
-    let weight: Double
-    let ranking: RankingMethod
+public struct BatchDocument: JSONWritable {
+    public init(batch: ProviderBatch, weight: Double, ranking: RankingMethod) {
+        self.batch = batch
+        self.weight = weight
+        self.ranking = ranking
+    }
 
-    func write(to writer: inout JSONWriter) {
+    public let batch: ProviderBatch
+    public let weight: Double
+    public let ranking: RankingMethod
+
+    public func write(to writer: inout JSONWriter) {
         let outcome = batch.outcome
         let items = batch.items.enumerated().map { index, item in
             let source = ResultSource(provider: outcome.provider, id: item.id, rank: index + 1, weight: weight)
@@ -156,14 +179,14 @@ struct BatchDocument: JSONWritable {
 }
 
 /// How commands print JSON: written by hand (`JSONWritable`), keys in the order each document gives.
-enum JSONText {
+public enum JSONText {
     /// Pretty JSON (two-space indents) with unescaped slashes.
-    static func pretty(_ value: some JSONWritable) -> String {
+    public static func pretty(_ value: some JSONWritable) -> String {
         JSONWriter.text(value, style: .pretty)
     }
 
     /// One-line JSON, for ndjson.
-    static func compact(_ value: some JSONWritable) -> String {
+    public static func compact(_ value: some JSONWritable) -> String {
         JSONWriter.text(value, style: .compact)
     }
 }
