@@ -57,15 +57,14 @@ public struct Identifiers: Sendable, Hashable, Codable {
         for isbn in isbns { add(isbn: isbn) }
     }
 
-    /// Adds an ISBN-10 or -13 if its check digit is valid; ignores anything else.
+    /// Adds every valid ISBN in a field as catalogues write it (see `ISBN.extract(from:)`): one or several,
+    /// with labels and qualifiers. An ISBN-10 is kept as written and its ISBN-13 added; anything else is
+    /// ignored.
     public mutating func add(isbn raw: String) {
-        let cleaned = ISBN.clean(raw)
-        if ISBN.isValid10(cleaned) {
-            if !isbn10.contains(cleaned) { isbn10.append(cleaned) }
-            if let converted = ISBN.isbn13(from: cleaned), !isbn13.contains(converted) { isbn13.append(converted) }
-        } else if ISBN.isValid13(cleaned), !isbn13.contains(cleaned) {
-            isbn13.append(cleaned)
-        }
+        let found = ISBN.occurrences(in: raw)
+        guard !found.isEmpty else { return }
+        ISBN.appendUnique(found.lazy.compactMap(\.isbn10), to: &isbn10)
+        ISBN.appendUnique(found.lazy.map(\.isbn13), to: &isbn13)
     }
 
     public var isEmpty: Bool { isbn13.isEmpty && isbn10.isEmpty && other.isEmpty }

@@ -34,21 +34,23 @@ struct ISBNTests {
         #expect(ISBN.normalized("ISBN-13: 978-0-306-40615-8") == nil)
     }
 
-    @Test("digits from other scripts are not ISBN digits", arguments: ["٩٧٨٠٣٠٦٤٠٦١٥٧", "９７８０３０６４０６１５７", "030640615２"])
+    /// `normalized` reads one ISBN in ASCII digits; `extract(from:)` reads other scripts' (ISBNExtractionTests).
+    @Test("normalized does not read digits from other scripts", arguments: ["٩٧٨٠٣٠٦٤٠٦١٥٧", "９７８０３０６４０６１５７", "030640615２"])
     func nonASCIIDigits(_ text: String) {
         #expect(ISBN.normalized(text) == nil)
     }
 
     @Test("valid ISBN-10 check digits pass, wrong ones fail", arguments: [
         ("0306406152", true), ("080442957X", true), ("0306406153", false), ("03064061", false), ("X306406152", false),
+        ("0000000000", false), ("080442957x", false), ("03064061520", false),
     ])
     func isbn10(_ isbn: String, _ valid: Bool) {
         #expect(ISBN.isValid10(isbn) == valid)
     }
 
-    @Test("valid ISBN-13 check digits pass, wrong ones and non-978/979 prefixes fail", arguments: [
+    @Test("valid ISBN-13 check digits pass, wrong ones, non-978/979 prefixes and ISMNs (979-0) fail", arguments: [
         ("9780306406157", true), ("9791130605210", true), ("9780306406158", false), ("9772799628000", false),
-        ("978030640615", false),
+        ("978030640615", false), ("9790230671187", false), ("97803064061570", false),
     ])
     func isbn13(_ isbn: String, _ valid: Bool) {
         #expect(ISBN.isValid13(isbn) == valid)
