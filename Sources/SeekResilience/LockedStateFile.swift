@@ -12,15 +12,23 @@ import SeekHTTP
 import SeekJSON
 
 /// A small JSON state file that several `seek` processes (and tasks of one process) read and change
-/// safely: every access holds `flock(2)` on the file for a read-modify-write of a few hundred bytes.
+/// safely, and that a kill, a crash or a full disk at any moment leaves holding a whole state, old or new.
 ///
-/// Why this is safe across processes: `flock` locks the open file description, so two processes — or
-/// two `open` calls in one process — exclude each other; the file is rewritten in place while the
-/// exclusive lock is held and every reader takes a shared lock, so nobody sees a half-written file.
-/// The lock dies with its process, so a crash cannot leave it held. A crash during the write can at
-/// worst leave a file that does not decode; it then reads as the empty state, which for advisory
-/// state (cool-downs, token counts, stats) only forgets history. When the file cannot be used at all
-/// (read-only cache directory), the state lives in process memory instead, shared by every user in it.
+/// How: an update holds `flock(2)` on a lock file beside the state (`.NAME.lock`) for its
+/// read-modify-write, writes the new state to a temporary file beside it (`.NAME.tmp`, one fixed name
+/// that the next writer truncates, so a killed writer's leftover never accumulates), fsyncs it,
+/// `rename(2)`s it over `NAME` and fsyncs the folder so the rename survives a power cut too. The lock
+/// has a file of its own because rename gives the state a new inode: a lock on the old one would
+/// guard nothing. Readers take no lock, as rename makes each read see one whole file. The lock dies
+/// with its process, so a crash cannot leave it held. The side files start with a dot so that
+/// listings of state files (`seek providers --reset` matching `ID@host…`) pass them by.
+///
+/// When the file cannot be used — its folder cannot be made or its lock file opened (a read-only
+/// cache), or writing the new state fails (ENOSPC, EIO, the temporary name taken by a folder) — the
+/// file keeps its old state untouched and this process carries on with the new state in its memory,
+/// shared by every instance for the same path: its later reads and updates see that state, other
+/// processes still see the file's. The next update whose write succeeds stores it and leaves memory.
+/// A file that does not decode (written by hand, or by something else) reads as the empty state.
 public struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable {
     /// Where the state lives; nil keeps it in process memory only.
     public let url: URL?
@@ -48,68 +56,89 @@ public struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable {
         return url?.standardizedFileURL.path ?? ""
     }
 
-    /// The current state; a missing or unreadable file reads as the empty state.
+    /// The current state; a missing or unreadable file reads as the empty state (or as the state this
+    /// process keeps in memory after the file could not be written).
     public func read() -> State {
-        if let url, let state = withLockedFile(url, exclusive: false, { fd in decode(LockedFile.readAll(fd)) }) {
-            return state
-        }
-        return memoryState()
+        guard let url else { return memoryState() }
+        if let kept = fallback() { return decode(kept) }
+        return StateFileIO.contents(of: url.path).map(decode) ?? empty
     }
 
     /// Applies `change` to the state under an exclusive lock and stores the result; returns what `change` returns.
     /// Keep `change` quick: other processes wait for the lock meanwhile.
     @discardableResult
     public func update<T: Sendable>(_ change: (inout State) -> T) -> T {
-        if let url, let fd = LockedFile.openLocked(url, exclusive: true) {
-            defer { LockedFile.unlockAndClose(fd) }
-            let data = LockedFile.readAll(fd)
-            let before = decode(data)
-            var state = before
-            let result = change(&state)
-            if state == empty {
-                // The empty state is an empty file: the next reader skips JSON decoding altogether.
-                if !data.isEmpty { LockedFile.replaceContents(fd, with: Data()) }
-            } else if state != before, let encoded = try? Self.encoder.encode(state) {
-                // Most calls change nothing (a closed breaker stays closed): no write, no encoding.
-                LockedFile.replaceContents(fd, with: encoded)
-            }
-            return result
+        guard let url else { return updateInMemory(change) }
+        let paths = StateFilePaths(url.path)
+        guard let lock = StateFileIO.lock(paths) else {
+            // No lock, no write: the state carries on in memory, from the file's if it can be read.
+            return updateInMemory(change) { StateFileIO.contents(of: paths.data).map(decode) ?? empty }
         }
+        defer { StateFileIO.unlock(lock) }
+        let data = StateFileIO.contents(of: paths.data)
+        // Read under the lock: every change to a file-backed memory state is made under it.
+        let kept = fallback()
+        let before = decode(kept ?? data ?? Data())
+        var state = before
+        let result = change(&state)
+        // What the file is to hold; nil when it holds it already. Most calls change nothing (a closed
+        // breaker stays closed): no encoding, no write. The empty state is an empty file, so the next
+        // reader skips JSON decoding altogether, and no file at all until something else was stored.
+        let wanted: Data?
+        if state == empty {
+            wanted = (kept == nil && (data ?? Data()).isEmpty) ? nil : Data()
+        } else if state != before || kept != nil {
+            wanted = try? Self.encoder.encode(state)
+        } else {
+            wanted = nil
+        }
+        guard let wanted else { return result }
+        if StateFileIO.replace(paths, with: wanted) {
+            if kept != nil { fallbackStore.withLockedValue { $0[memoryKey] = nil } }
+        } else {
+            // The file keeps its old state; this process keeps the new one until a write succeeds.
+            fallbackStore.withLockedValue { $0[memoryKey] = wanted }
+        }
+        return result
+    }
+
+    /// Makes the state empty again: an empty file (replaced under the lock like any update), or an
+    /// empty state in memory when the file cannot be written.
+    public func reset() {
+        let empty = self.empty
+        update { $0 = empty }
+        if url == nil { memoryStore.withLockedValue { $0[memoryKey] = nil } }
+    }
+
+    // MARK: Plumbing
+
+    /// The encoded state of a memory-only instance.
+    private func memoryState() -> State {
+        memoryStore.withLockedValue { store in store[memoryKey] }.map(decode) ?? empty
+    }
+
+    /// The encoded state this process keeps for the file because it could not be written; nil when
+    /// the file is in use (the usual case, found without making the key).
+    private func fallback() -> Data? {
+        fallbackStore.withLockedValue { store in store.isEmpty ? nil : store[memoryKey] }
+    }
+
+    /// `change` applied to the state in memory: a memory-only instance's, or a file's that cannot be
+    /// locked (starting from `initial()` the first time).
+    private func updateInMemory<T>(_ change: (inout State) -> T, initial: () -> State? = { nil }) -> T {
         let key = memoryKey
         let empty = self.empty
-        return memoryStore.withLockedValue { store in
-            var state = store[key].flatMap { try? Self.decoder.decode(State.self, from: $0) } ?? empty
+        return (url == nil ? memoryStore : fallbackStore).withLockedValue { store in
+            var state = store[key].map(decode) ?? initial() ?? empty
             let result = change(&state)
             store[key] = try? Self.encoder.encode(state)
             return result
         }
     }
 
-    /// Makes the state empty again. The file is kept (emptied under the lock), so a process that
-    /// has it open keeps sharing it.
-    public func reset() {
-        let empty = self.empty
-        update { $0 = empty }
-        memoryStore.withLockedValue { $0[memoryKey] = nil }
-    }
-
-    // MARK: Plumbing
-
-    private func memoryState() -> State {
-        memoryStore.withLockedValue { store in
-            store[memoryKey].flatMap { try? Self.decoder.decode(State.self, from: $0) } ?? empty
-        }
-    }
-
     private func decode(_ data: Data) -> State {
         guard !data.isEmpty else { return empty }
         return (try? Self.decoder.decode(State.self, from: data)) ?? empty
-    }
-
-    private func withLockedFile<T>(_ url: URL, exclusive: Bool, _ body: (Int32) -> T) -> T? {
-        guard let fd = LockedFile.openLocked(url, exclusive: exclusive) else { return nil }
-        defer { LockedFile.unlockAndClose(fd) }
-        return body(fd)
     }
 
     private static var encoder: JSONEncoder {
@@ -126,10 +155,125 @@ public struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable {
     }
 }
 
-/// Encoded states of `LockedStateFile`s that live in memory (or whose file cannot be used), by key.
+/// Encoded states of memory-only `LockedStateFile`s, by name.
 private let memoryStore = NIOLockedValueBox<[String: Data]>([:])
 
-/// `flock(2)`-locked file access shared by the state files and the stats log.
+/// Encoded states of `LockedStateFile`s whose file cannot be locked or written, by standardised path.
+private let fallbackStore = NIOLockedValueBox<[String: Data]>([:])
+
+/// The paths a state file at `data` uses: its folder, its lock file and its temporary file.
+struct StateFilePaths {
+    let data: String
+    let directory: String
+    let lock: String
+    let temporary: String
+
+    init(_ path: String) {
+        var path = Substring(path)
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        data = String(path)
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { path[...$0] } ?? ""
+        let name = slash.map { path[path.index(after: $0)...] } ?? path
+        directory = folder.isEmpty ? "." : folder.count == 1 ? "/" : String(folder.dropLast())
+        lock = String(folder) + "." + String(name) + ".lock"
+        temporary = String(folder) + "." + String(name) + ".tmp"
+    }
+}
+
+/// The syscalls of `LockedStateFile`: a lock file, whole-file reads, atomic replacement.
+enum StateFileIO {
+    /// Opens (creating it and its folder if needed) and exclusively locks the lock file; nil when it
+    /// cannot be (a read-only or impossible location). `unlock` lets go.
+    static func lock(_ paths: StateFilePaths) -> Int32? {
+        // Read-only suffices for flock(2), and works on a lock file another user made.
+        var fd = openFile(paths.lock, O_RDONLY | O_CREAT | O_CLOEXEC)
+        if fd < 0, errno == ENOENT, LockedFile.makeDirectories(paths.directory) {
+            fd = openFile(paths.lock, O_RDONLY | O_CREAT | O_CLOEXEC)
+        }
+        guard fd >= 0 else { return nil }
+        while flock(fd, LOCK_EX) != 0 {
+            if errno != EINTR {
+                _ = close(fd)
+                return nil
+            }
+        }
+        return fd
+    }
+
+    /// Lets go of a lock from `lock`: closing the only descriptor of the lock file releases it.
+    /// A failed close loses nothing here (nothing was written through it).
+    static func unlock(_ fd: Int32) {
+        _ = close(fd)
+    }
+
+    /// The whole file at `path`; nil when it is missing or cannot be read (a folder in its place, EIO).
+    static func contents(of path: String) -> Data? {
+        let fd = openFile(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        // Read-only: a failed close loses nothing.
+        defer { _ = close(fd) }
+        var data = Data()
+        let complete = withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 1) { buffer in
+            while true {
+                let count = read(fd, buffer.baseAddress, buffer.count)
+                if count < 0, errno == EINTR { continue }
+                guard count >= 0 else { return false }
+                if count == 0 { return true }
+                data.append(contentsOf: UnsafeRawBufferPointer(start: buffer.baseAddress, count: count))
+            }
+        }
+        return complete ? data : nil
+    }
+
+    /// Makes `data` the state file's content atomically: written to the temporary file, fsynced,
+    /// renamed over the state file, the folder fsynced. False when any step before the rename fails;
+    /// the state file is then untouched and the temporary file removed if it can be.
+    static func replace(_ paths: StateFilePaths, with data: Data) -> Bool {
+        // O_TRUNC: a killed writer's leftover is overwritten, never appended to.
+        let fd = openFile(paths.temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        let written = data.withUnsafeBytes { FileDescriptorIO.writeAll(fd, $0) } && syncFile(fd)
+        // A failed close (EIO on a network file system) may mean lost data; EINTR still closes it.
+        let closed = close(fd) == 0 || errno == EINTR
+        guard written, closed, rename(paths.temporary, paths.data) == 0 else {
+            // Not to be left half-written; fails harmlessly when the name is a folder or already gone.
+            _ = unlink(paths.temporary)
+            return false
+        }
+        syncDirectory(paths.directory)
+        return true
+    }
+
+    /// open(2) (files made 0644, less the umask), again after an interruption; -1 with `errno` on failure.
+    private static func openFile(_ path: String, _ flags: Int32) -> Int32 {
+        while true {
+            let fd = open(path, flags, 0o644)
+            if fd >= 0 || errno != EINTR { return fd }
+        }
+    }
+
+    /// fsync(2), again after an interruption; false when the data may not have reached the disk.
+    private static func syncFile(_ fd: Int32) -> Bool {
+        while fsync(fd) != 0 {
+            if errno != EINTR { return false }
+        }
+        return true
+    }
+
+    /// Makes a rename in `path` durable. Best effort, after the fact: the new state is already what
+    /// every process reads, so a failure (EINVAL where folders cannot be synced, EIO) has nothing to
+    /// undo and only risks the rename not surviving a power cut.
+    private static func syncDirectory(_ path: String) {
+        let fd = openFile(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = syncFile(fd)
+        _ = close(fd)
+    }
+}
+
+/// `flock(2)`-locked file access of the stats log (which appends and compacts in place), and the
+/// folder making the state files use too.
 enum LockedFile {
     /// Opens and locks `url`; nil when the file cannot be used. Writers (`exclusive`, or `create`)
     /// create the file and its directory if needed; readers never create anything.

@@ -14,8 +14,15 @@ struct ResilienceStateFileTests {
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<4 {
                 group.addTask {
-                    let file = LockedStateFile(url: url, empty: 0)
-                    for _ in 0..<100 { file.update { $0 += 1 } }
+                    // Each write is fsynced: the writers wait for the disk and for each other on threads
+                    // of their own, so other tests keep the cooperative pool's.
+                    await withCheckedContinuation { continuation in
+                        Thread.detachNewThread {
+                            let file = LockedStateFile(url: url, empty: 0)
+                            for _ in 0..<100 { file.update { $0 += 1 } }
+                            continuation.resume()
+                        }
+                    }
                 }
             }
         }
@@ -29,13 +36,15 @@ struct ResilienceStateFileTests {
         let url = try resilienceTemporaryDirectory().appendingPathComponent("state.json")
         let file = LockedStateFile(url: url, empty: [String]())
         file.update { $0.append("created") }
-        // flock(1) takes the same flock(2) lock on the file, says so with a marker file, holds it a second,
-        // and leaves a second marker just before letting go.
+        // flock(1) takes the same flock(2) lock on the state's lock file (beside it, as the state file
+        // itself is replaced by rename), says so with a marker file, holds it a second, and leaves a
+        // second marker just before letting go.
+        let lockFile = url.deletingLastPathComponent().appendingPathComponent(".state.json.lock")
         let locked = url.deletingLastPathComponent().appendingPathComponent("locked")
         let released = url.deletingLastPathComponent().appendingPathComponent("released")
         let holder = Process()
         holder.executableURL = flock
-        holder.arguments = ["--exclusive", url.path, "--command", "touch '\(locked.path)'; sleep 1; touch '\(released.path)'"]
+        holder.arguments = ["--exclusive", lockFile.path, "--command", "touch '\(locked.path)'; sleep 1; touch '\(released.path)'"]
         try holder.run()
         let deadline = ContinuousClock.now + .seconds(20)
         while !FileManager.default.fileExists(atPath: locked.path), ContinuousClock.now < deadline {

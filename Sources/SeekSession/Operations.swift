@@ -1,0 +1,133 @@
+import Foundation
+import SeekCore
+
+/// Which providers a call asked for, and whether the caller chose them (a bang, a flag, a parameter,
+/// SEEK_PROVIDERS or the config's `defaultProviders`) or got every registered one.
+public struct ProviderSelection: Sendable, Hashable {
+    /// Provider ids in the order asked; nil means every registered provider.
+    public var ids: [String]?
+    public var explicit: Bool
+
+    public init(ids: [String]?, explicit: Bool) {
+        self.ids = ids
+        self.explicit = explicit
+    }
+}
+
+/// How a call went over all its providers: what the CLI's exit code and a server's error say.
+public enum CallVerdict: Sendable, Hashable {
+    /// Every counted provider answered (results may be empty).
+    case allAnswered
+    /// Some providers failed, others answered.
+    case someFailed
+    /// No provider answered.
+    case noneAnswered
+
+    /// The verdict over `outcomes`; when the caller did not choose providers, a provider skipped for
+    /// want of a key is information, not failure.
+    public init(_ outcomes: [ProviderOutcome], explicit: Bool) {
+        let counted = Self.counted(outcomes, explicit: explicit)
+        if counted.allSatisfy(\.status.answered) {
+            self = .allAnswered
+        } else {
+            self = counted.contains(where: \.status.answered) ? .someFailed : .noneAnswered
+        }
+    }
+
+    /// The outcomes that count towards the verdict.
+    public static func counted(_ outcomes: [ProviderOutcome], explicit: Bool) -> [ProviderOutcome] {
+        let counted = explicit ? outcomes : outcomes.filter { $0.status != .skipped }
+        return counted.isEmpty ? outcomes : counted
+    }
+}
+
+/// A query with its bangs (`!ol`, `!giphy`) taken out.
+public struct BangQuery: Sendable, Hashable {
+    public var text: String
+    /// Providers named by bangs, or nil when there were none.
+    public var providers: [String]?
+
+    public static func parse(_ query: String, registry: ProviderRegistry) -> BangQuery {
+        var text = ""
+        var chosen: [String] = []
+        for word in query.split(separator: " ").map(String.init) {
+            if word.hasPrefix("!"), word.count > 1, let provider = registry.provider(forBang: String(word.dropFirst())) {
+                if !chosen.contains(provider.descriptor.id) { chosen.append(provider.descriptor.id) }
+            } else {
+                if !text.isEmpty { text += " " }
+                text += word
+            }
+        }
+        return BangQuery(text: text, providers: chosen.isEmpty ? nil : chosen)
+    }
+}
+
+/// Suggestions from several providers, and how each provider did.
+public struct SuggestResult: Sendable {
+    public var prefix: String
+    /// Every provider's suggestions in provider order, each text once (case-insensitively).
+    public var suggestions: [String]
+    public var outcomes: [ProviderOutcome]
+}
+
+/// The operations every host offers, written once: the CLI, the server and the MCP server call these.
+extension SeekSession {
+    /// The providers `requested` names (a comma-separated list, as a flag or parameter gives it),
+    /// else SEEK_PROVIDERS, else the config's `defaultProviders`; none of them means every provider.
+    /// An unknown id is an `.invalidInput` error listing the known ones.
+    public func selection(_ requested: String?) throws -> ProviderSelection {
+        let raw = requested ?? settings.string("SEEK_PROVIDERS") ?? settings.file["defaultProviders"]?.arrayValue?
+            .compactMap(\.stringValue).joined(separator: ",")
+        guard let raw, !raw.isEmpty else { return ProviderSelection(ids: nil, explicit: false) }
+        let ids = raw.split(separator: ",").map { $0.trimmed().lowercased() }.filter { !$0.isEmpty }
+        for id in ids where registry.provider(id) == nil {
+            throw SeekError(.invalidInput, detail: "unknown provider '\(id)' (known: \(registry.ids.joined(separator: ", ")))")
+        }
+        return ProviderSelection(ids: ids.isEmpty ? nil : ids, explicit: !ids.isEmpty)
+    }
+
+    /// The search `query` asks for, with its bangs taken out (they win over `providers`): options
+    /// with the query and providers filled in, and whether the providers were chosen.
+    /// An empty query is an `.invalidInput` error.
+    public func searchOptions(query: String, providers requested: String?, base: SearchOptions) throws -> (SearchOptions, ProviderSelection) {
+        let parsed = BangQuery.parse(query, registry: registry)
+        guard !parsed.text.isEmpty else { throw SeekError(.invalidInput, detail: "the query is empty") }
+        let selection = try parsed.providers.map { ProviderSelection(ids: $0, explicit: true) } ?? self.selection(requested)
+        var options = base
+        options.query = parsed.text
+        options.providers = selection.ids
+        return (options, selection)
+    }
+
+    /// What is trending at the selected providers, merged; without a choice, only providers that
+    /// offer trending are asked.
+    public func trending(_ selection: ProviderSelection, limit: Int, options: CallOptions) async throws -> SearchResult {
+        var providers = try engine.select(selection.ids)
+        if !selection.explicit { providers = providers.filter { $0.descriptor.capabilities.contains(.trending) } }
+        let pipeline = engine.pipeline
+        let batches = await engine.fanOut(providers, timeout: options.timeout) { provider in
+            try await pipeline.trending(limit: limit, on: provider, options: options)
+        }
+        let merged = engine.merge(batches, from: providers)
+        return SearchResult(query: "", page: 1, results: merged, outcomes: batches.map(\.outcome), next: nil)
+    }
+
+    /// Suggestions for `prefix` from the selected providers; without a choice, only providers that
+    /// offer suggestions are asked.
+    public func suggest(_ prefix: String, _ selection: ProviderSelection, limit: Int, options: CallOptions) async throws -> SuggestResult {
+        var providers = try engine.select(selection.ids)
+        if !selection.explicit { providers = providers.filter { $0.descriptor.capabilities.contains(.suggest) } }
+        let pipeline = engine.pipeline
+        let answers = await engine.collect(providers, timeout: options.timeout) { provider in
+            try await pipeline.suggest(prefix, limit: limit, on: provider, options: options)
+        }
+        var suggestions: [String] = []
+        var seen = Set<String>()
+        for answer in answers {
+            for text in answer.value ?? [] where seen.insert(text.lowercased()).inserted {
+                suggestions.append(text)
+            }
+        }
+        return SuggestResult(prefix: prefix, suggestions: suggestions, outcomes: answers.map { $0.outcome { $0.count } })
+    }
+}
