@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SeekCore", targets: ["SeekCore"]),
         .library(name: "SeekJSON", targets: ["SeekJSON"]),
         .library(name: "SeekHTTP", targets: ["SeekHTTP"]),
+        .library(name: "SeekConfig", targets: ["SeekConfig"]),
         .library(name: "SeekResilience", targets: ["SeekResilience"]),
         .library(name: "SeekLoopback", targets: ["SeekLoopback"]),
         .library(name: "SeekTesting", targets: ["SeekTesting"]),
@@ -56,8 +57,10 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Settings (environment over the config file) and what providers are built from.
+        .target(name: "SeekConfig", dependencies: ["SeekCore", "SeekJSON", "SeekHTTP"], swiftSettings: strictSettings),
         // Circuit breakers, rate limits, retries and per-provider stats, shared by every process.
-        .target(name: "SeekResilience", dependencies: ["SeekCore", "SeekJSON", "SeekHTTP", nioLocks], swiftSettings: strictSettings),
+        .target(name: "SeekResilience", dependencies: ["SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig", nioLocks], swiftSettings: strictSettings),
         // A loopback HTTP server that replays recorded answers: demo mode and the tests.
         .target(
             name: "SeekLoopback",
@@ -72,41 +75,41 @@ let package = Package(
         // Test support: the shared fixtures and the provider conformance kit.
         .target(
             name: "SeekTesting",
-            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP", "SeekLoopback", nioLocks],
+            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig", "SeekLoopback", nioLocks],
             swiftSettings: strictSettings
         ),
         .target(
             name: "SeekImageCache",
-            dependencies: ["SeekCore", "SeekHTTP", "SeekResilience", nioLocks, .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["SeekCore", "SeekHTTP", "SeekConfig", "SeekResilience", nioLocks, .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .target(
             name: "SeekStore",
-            dependencies: ["SeekCore", "SeekJSON", nioLocks, .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SeekCore", "SeekJSON", "SeekConfig", nioLocks, .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         .target(
             name: "OpenLibraryProvider",
-            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP"],
+            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig"],
             path: "Providers/OpenLibrary",
             swiftSettings: strictSettings
         ),
         .target(
             name: "GiphyProvider",
-            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP"],
+            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig"],
             path: "Providers/Giphy",
             swiftSettings: strictSettings
         ),
         .target(
             name: "AladinProvider",
-            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP"],
+            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig"],
             path: "Providers/Aladin",
             swiftSettings: strictSettings
         ),
         // Providers declared in the config file ("jsonProviders"): URL templates and JSON paths.
         .target(
             name: "DeclaredProvider",
-            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP"],
+            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig"],
             path: "Providers/Declared",
             swiftSettings: strictSettings
         ),
@@ -115,7 +118,7 @@ let package = Package(
         .target(
             name: "SeekSession",
             dependencies: [
-                "SeekCore", "SeekJSON", "SeekHTTP", "SeekResilience", "SeekLoopback", "SeekImageCache", "SeekStore",
+                "SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig", "SeekResilience", "SeekLoopback", "SeekImageCache", "SeekStore",
                 "OpenLibraryProvider", "GiphyProvider", "AladinProvider", "DeclaredProvider", nioLocks,
             ],
             resources: [.copy("Resources/Demo")],
@@ -125,7 +128,7 @@ let package = Package(
         .target(
             name: "SeekCLI",
             dependencies: [
-                "SeekCore", "SeekJSON", "SeekHTTP", "SeekResilience", "SeekSession", "SeekImageCache", "SeekStore",
+                "SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig", "SeekResilience", "SeekSession", "SeekImageCache", "SeekStore",
                 "GiphyProvider", nioLocks,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -135,7 +138,7 @@ let package = Package(
         // A fourth provider as a user would write it, and `seek` with it added (Examples/ITBookstore).
         .target(
             name: "ITBookstoreProvider",
-            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP"],
+            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig"],
             path: "Examples/ITBookstore/Sources/ITBookstoreProvider",
             swiftSettings: strictSettings
         ),

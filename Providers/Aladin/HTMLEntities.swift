@@ -1,4 +1,5 @@
 import SeekCore
+import SeekConfig
 import SeekHTTP
 import SeekJSON
 /// Decodes HTML character references (`&lt;`, `&amp;`, `&#39;`, `&#x27;`, …) in text that an API sends

@@ -1,4 +1,5 @@
 import Foundation
+import SeekConfig
 import SeekCore
 import SeekHTTP
 import SeekJSON

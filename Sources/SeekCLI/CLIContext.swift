@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import SeekConfig
 import SeekCore
 import SeekHTTP
 import SeekJSON

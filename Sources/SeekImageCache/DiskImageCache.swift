@@ -9,6 +9,8 @@ import Crypto
 import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
+import SeekConfig
+import SeekJSON
 import SeekHTTP
 import SeekResilience
 

@@ -1,5 +1,7 @@
 import Foundation
+import SeekConfig
 import SeekCore
+import SeekJSON
 import SeekHTTP
 import SeekResilience
 

@@ -8,6 +8,7 @@ import Darwin
 import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
+import SeekConfig
 import SeekHTTP
 import SeekJSON
 

@@ -1,5 +1,6 @@
 import Foundation
 import SeekCore
+import SeekConfig
 import SeekHTTP
 import SeekJSON
 

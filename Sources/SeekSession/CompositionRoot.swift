@@ -3,6 +3,7 @@ import DeclaredProvider
 import Foundation
 import GiphyProvider
 import OpenLibraryProvider
+import SeekConfig
 import SeekCore
 import SeekJSON
 import SeekHTTP

@@ -1,5 +1,8 @@
 import Foundation
 import SeekCore
+import SeekConfig
+import SeekHTTP
+import SeekJSON
 
 /// Which providers a call asked for, and whether the caller chose them (a bang, a flag, a parameter,
 /// SEEK_PROVIDERS or the config's `defaultProviders`) or got every registered one.

@@ -1,6 +1,8 @@
 import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
+import SeekConfig
+import SeekHTTP
 import SeekJSON
 
 /// Something worth telling the user about a cached call.

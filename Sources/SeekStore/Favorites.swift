@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import SeekCore
+import SeekConfig
+import SeekHTTP
 import SeekJSON
 
 /// A favourite item: a snapshot of what the provider said when it was added, so listing needs no network.

@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import SeekCore
+import SeekConfig
+import SeekHTTP
 import SeekJSON
 
 /// One remembered search: what was typed and which providers were asked.

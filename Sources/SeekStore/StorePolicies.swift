@@ -1,5 +1,7 @@
 import Foundation
+import SeekConfig
 import SeekCore
+import SeekHTTP
 import SeekJSON
 
 /// How long cached responses stay fresh, how long they may serve as a stale fallback, and whether

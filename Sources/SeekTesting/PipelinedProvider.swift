@@ -1,5 +1,8 @@
 import Foundation
 import SeekCore
+import SeekConfig
+import SeekHTTP
+import SeekJSON
 
 /// A provider whose every call goes through `pipeline`, so a test sees middleware (cache,
 /// resilience) from the caller's side, as the engine calls it. Test support only: in Seek itself

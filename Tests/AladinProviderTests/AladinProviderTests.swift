@@ -1,5 +1,6 @@
 import AladinProvider
 import Foundation
+import SeekConfig
 import SeekCore
 import SeekHTTP
 import SeekJSON

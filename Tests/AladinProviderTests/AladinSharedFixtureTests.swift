@@ -1,6 +1,7 @@
 import AladinProvider
 import Foundation
 import SeekCore
+import SeekConfig
 import SeekHTTP
 import SeekJSON
 import SeekLoopback

@@ -1,5 +1,6 @@
 import DeclaredProvider
 import Foundation
+import SeekConfig
 import SeekCore
 import SeekHTTP
 import SeekJSON

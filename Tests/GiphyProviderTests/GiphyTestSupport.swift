@@ -1,6 +1,7 @@
 import Foundation
 import GiphyProvider
 import SeekCore
+import SeekConfig
 import SeekHTTP
 import SeekJSON
 import SeekLoopback

@@ -3,6 +3,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import SeekCLI
 import SeekCore
+import SeekConfig
 import SeekHTTP
 import SeekJSON
 import SeekLoopback

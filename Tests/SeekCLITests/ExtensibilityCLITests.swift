@@ -2,6 +2,7 @@ import Foundation
 import ITBookstoreProvider
 import SeekCLI
 import SeekCore
+import SeekConfig
 import SeekHTTP
 import SeekJSON
 import SeekLoopback

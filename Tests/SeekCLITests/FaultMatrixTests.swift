@@ -8,6 +8,7 @@ import Darwin
 import AladinProvider
 import Foundation
 import SeekCLI
+import SeekConfig
 import SeekCore
 import SeekHTTP
 import SeekJSON

@@ -2,6 +2,7 @@ import AladinProvider
 import Foundation
 import NIOConcurrencyHelpers
 import SeekCLI
+import SeekConfig
 import SeekCore
 import SeekHTTP
 import SeekJSON

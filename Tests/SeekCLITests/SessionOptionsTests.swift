@@ -1,6 +1,9 @@
 import Foundation
 import NIOConcurrencyHelpers
+import SeekConfig
 import SeekCore
+import SeekHTTP
+import SeekJSON
 import SeekLoopback
 import SeekSession
 import SeekStore

@@ -1,5 +1,6 @@
 import NIOConcurrencyHelpers
 import SeekCore
+import SeekConfig
 import SeekHTTP
 import SeekJSON
 import SeekLoopback

@@ -1,4 +1,7 @@
 import SeekCore
+import SeekConfig
+import SeekHTTP
+import SeekJSON
 import Testing
 
 /// `ISBN.extract(from:)` and `Identifiers.add(isbn:)` on ISBNs as catalogues write them (issue 19, part 5).

@@ -1,4 +1,5 @@
 import SeekCore
+import SeekConfig
 import SeekHTTP
 import SeekJSON
 import SeekLoopback

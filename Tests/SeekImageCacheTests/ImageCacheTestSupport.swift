@@ -1,6 +1,8 @@
 import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
+import SeekConfig
+import SeekJSON
 import SeekHTTP
 import SeekLoopback
 

@@ -1,5 +1,8 @@
 import Foundation
 import SeekCore
+import SeekConfig
+import SeekHTTP
+import SeekJSON
 import SeekResilience
 import Testing
 

@@ -7,6 +7,7 @@ import Darwin
 #endif
 import Foundation
 import SeekCore
+import SeekConfig
 import SeekHTTP
 import SeekJSON
 import SeekLoopback

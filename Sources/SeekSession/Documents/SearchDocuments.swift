@@ -1,5 +1,7 @@
 import Foundation
 import SeekCore
+import SeekConfig
+import SeekHTTP
 import SeekJSON
 
 /// DESIGN's JSON shapes. Optional fields are written as `null`, never left out.

@@ -1,5 +1,7 @@
 import Foundation
 import SeekCore
+import SeekConfig
+import SeekHTTP
 import SeekJSON
 import SeekStore
 

@@ -1,4 +1,5 @@
 import Foundation
+import SeekCore
 
 /// Keeps secrets out of anything printed: URLs lose key-bearing query values, texts lose known keys.
 public enum Redaction {

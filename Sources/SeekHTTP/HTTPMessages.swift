@@ -1,4 +1,5 @@
 import Foundation
+import SeekCore
 
 /// One outgoing HTTP request.
 public struct HTTPRequest: Sendable {
@@ -55,13 +56,6 @@ public protocol HTTPTransport: Sendable {
     /// Sends the request and returns the response, whatever its status.
     /// Throws `SeekError` for timeouts, oversize bodies, network and redirect failures.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
-}
-
-extension Duration {
-    /// The duration in seconds, as a Double.
-    public var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
 }
 
 /// The version `seek` reports and sends in its User-Agent.

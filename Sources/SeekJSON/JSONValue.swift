@@ -1,4 +1,5 @@
 import Foundation
+import SeekCore
 
 /// Any JSON value, for configuration and for tolerant reading of loosely typed APIs.
 public enum JSONValue: Sendable, Hashable, Codable {

@@ -1,4 +1,6 @@
 import Foundation
+import SeekCore
+import SeekJSON
 
 /// Configuration lookup: environment variables override the config file.
 ///
