@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "SeekLoopback", targets: ["SeekLoopback"]),
         .library(name: "SeekTesting", targets: ["SeekTesting"]),
         .library(name: "SeekSession", targets: ["SeekSession"]),
+        .library(name: "SeekServer", targets: ["SeekServer"]),
         .library(name: "SeekCLI", targets: ["SeekCLI"]),
         .library(name: "OpenLibraryProvider", targets: ["OpenLibraryProvider"]),
         .library(name: "GiphyProvider", targets: ["GiphyProvider"]),
@@ -38,6 +39,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // The contract and the engine: provider protocol, models, ids, errors, statuses, call options
@@ -124,12 +128,24 @@ let package = Package(
             resources: [.copy("Resources/Demo")],
             swiftSettings: strictSettings
         ),
+        // The HTTP host: `seek serve`, a JSON API over one long-lived session (Hummingbird).
+        .target(
+            name: "SeekServer",
+            dependencies: [
+                "SeekCore", "SeekJSON", "SeekConfig", "SeekSession", "SeekStore", "SeekImageCache", nioLocks,
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The command-line host.
         .target(
             name: "SeekCLI",
             dependencies: [
                 "SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig", "SeekResilience", "SeekSession", "SeekImageCache", "SeekStore",
-                "GiphyProvider", nioLocks,
+                "SeekServer", "GiphyProvider", nioLocks,
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -172,6 +188,16 @@ let package = Package(
             name: "ITBookstoreProviderTests",
             dependencies: ["ITBookstoreProvider", "SeekTesting"],
             path: "Examples/ITBookstore/Tests/ITBookstoreProviderTests",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SeekServerTests",
+            dependencies: [
+                "SeekServer", "SeekSession", "SeekTesting", nioLocks,
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         // ITBookstoreProvider: the CLI tests run `seek` with the example added, as seek-itbook does.

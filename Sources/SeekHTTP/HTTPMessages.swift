@@ -57,8 +57,3 @@ public protocol HTTPTransport: Sendable {
     /// Throws `SeekError` for timeouts, oversize bodies, network and redirect failures.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
 }
-
-/// The version `seek` reports and sends in its User-Agent.
-public enum SeekVersion {
-    public static let current = "0.1.0"
-}

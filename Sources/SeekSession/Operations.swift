@@ -1,5 +1,8 @@
 import Foundation
 import SeekCore
+import SeekImageCache
+import SeekResilience
+import SeekStore
 import SeekConfig
 import SeekHTTP
 import SeekJSON
@@ -132,5 +135,46 @@ extension SeekSession {
             }
         }
         return SuggestResult(prefix: prefix, suggestions: suggestions, outcomes: answers.map { $0.outcome { $0.count } })
+    }
+}
+
+extension SeekSession {
+    /// The snapshot a favourite keeps of `id`: its detail's title, creators and medium image, under
+    /// the id the caller gave (the one they will remove it by, even if the provider resolved another).
+    public func favoriteSnapshot(of id: ItemID, options: CallOptions = CallOptions()) async throws -> Favorite {
+        let detail = try await engine.detail(id, options: options)
+        let image = registry.provider(id.provider)?.imageURL(for: detail.item, size: .medium)
+        var favorite = Favorite(snapshotOf: detail, imageURL: image, addedAt: Date())
+        favorite.id = id
+        return favorite
+    }
+
+    /// The image of item `id` at `size`, through the shared image cache: the provider's own URL for
+    /// it, from its detail record (never a URL from the caller).
+    public func image(of id: ItemID, size: ImageSize, options: CallOptions = CallOptions()) async throws -> CachedImage {
+        let detail = try await engine.detail(id, options: options)
+        let owner = try registry.require(id.provider)
+        guard let url = owner.imageURL(for: detail.item, size: size) else {
+            throw SeekError(.notFound, provider: id.provider, detail: "no image: \(id) has no cover or picture")
+        }
+        return try await imageStore.image(at: url, provider: id.provider)
+    }
+
+    /// Every provider as `seek providers --format json` lists it, with its cool-down.
+    public func providerDocuments() -> [ProviderDocument] {
+        registry.providers.map { ProviderDocument($0, suspension: resilience.suspension(of: $0)) }
+    }
+
+    /// `seek stats --format json`: registered providers first, in their order, then any recorded
+    /// provider no longer registered.
+    public func statsDocument() -> StatsEnvelope {
+        let records = resilience.stats.records()
+        let ids = registry.ids + records.keys.filter { !registry.ids.contains($0) }.sorted()
+        let documents = ids.map { id in
+            StatsDocument(
+                summary: ProviderStatsSummary(provider: id, records: records[id] ?? []),
+                suspension: registry.provider(id).flatMap { resilience.suspension(of: $0) })
+        }
+        return StatsEnvelope(window: resilience.stats.window, providers: documents)
     }
 }

@@ -353,65 +353,10 @@ final class Moment: Sendable {
     var value: ContinuousClock.Instant? { instant.withLockedValue { $0 } }
 }
 
-/// Small bodies of the project's own in the shapes of Open Library, GIPHY and Aladin.
-enum AggregationSamples {
-    static let giphyPath = "/giphy/v1/gifs/search"
-    static let aladinPath = "/aladin/ttb/api/ItemSearch.aspx"
-    static let keys = ["SEEK_GIPHY_API_KEY": "giphy-test-key", "SEEK_ALADIN_TTB_KEY": "aladin-test-key"]
+/// The shared sample bodies, and what the CLI tests do with them.
+typealias AggregationSamples = ProviderSamples
 
-    static func olDoc(_ number: Int, title: String, isbns: [String] = [], year: Int? = nil) -> String {
-        let isbnList = isbns.map { "\"\($0)\"" }.joined(separator: ",")
-        return """
-        {"key": "/works/OL\(number)W", "title": "\(title)", "author_name": ["Author \(number)"],
-         "first_publish_year": \(year.map(String.init) ?? "null"), "isbn": [\(isbnList)]}
-        """
-    }
-
-    static func openLibrary(_ docs: [String], total: Int? = nil, offset: Int = 0) -> String {
-        #"{"numFound": \#(total ?? docs.count), "start": \#(offset), "docs": [\#(docs.joined(separator: ","))]}"#
-    }
-
-    /// `count` works served by `offset` and `limit`; with `drift`, pages after the first start that many early.
-    static func serveManyWorks(_ server: FixtureServer, count: Int, drift: Int = 0) {
-        server.route("/ol/search.json") { request in
-            let offset = Int(request.queryValue("offset") ?? "") ?? 0
-            let limit = Int(request.queryValue("limit") ?? "") ?? 100
-            let start = min(count, max(0, offset - (offset > 0 ? drift : 0)))
-            let end = min(count, start + limit)
-            let docs = (start..<end).map { olDoc($0 + 1, title: "Work \($0 + 1)") }
-            return .json(openLibrary(docs, total: count, offset: offset))
-        }
-    }
-
-    static func giphy(_ ids: [String]) -> String {
-        let gifs = ids.map { id in
-            """
-            {"type":"gif","id":"\(id)","url":"https://giphy.com/gifs/\(id)","title":"GIF \(id)","rating":"g",
-             "images":{"fixed_width":{"url":"https://media.giphy.com/media/\(id)/200w.gif","width":"200","height":"150"},
-                       "original":{"url":"https://media.giphy.com/media/\(id)/giphy.gif","width":"480","height":"360"}}}
-            """
-        }
-        return """
-        {"data":[\(gifs.joined(separator: ","))],"pagination":{"total_count":\(ids.count),"count":\(ids.count),"offset":0},
-         "meta":{"status":200,"msg":"OK","response_id":"r"}}
-        """
-    }
-
-    static func aladinItem(isbn13: String, title: String, itemId: Int, pubDate: String = "2020-01-01") -> String {
-        """
-        {"title":"\(title)","link":"http://www.aladin.co.kr/shop/wproduct.aspx?ItemId=\(itemId)","author":"저자 (지은이)",
-         "pubDate":"\(pubDate)","isbn":"","isbn13":"\(isbn13)","itemId":\(itemId),
-         "cover":"https://image.aladin.co.kr/product/\(itemId)/cover.jpg","publisher":"출판사"}
-        """
-    }
-
-    static func aladin(_ items: [String]) -> String {
-        """
-        {"version":"20131101","totalResults":\(items.count),"startIndex":1,"itemsPerPage":\(items.count),
-         "query":"q","item":[\(items.joined(separator: ","))]}
-        """
-    }
-
+extension ProviderSamples {
     /// Runs `seek` with Aladin's key set; adds Aladin as an extra provider while the composition root lacks it.
     static func runWithAladin(_ harness: CLIHarness, _ arguments: [String]) async -> RunResult {
         let stdout = CapturedText()

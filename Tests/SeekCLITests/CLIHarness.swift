@@ -70,29 +70,3 @@ struct CLIHarness {
     }
 }
 
-/// Small Open Library bodies of the project's own, in the real API's shapes.
-enum OpenLibrarySamples {
-    static let search = """
-    {"numFound": 2, "start": 0, "numFoundExact": true, "num_found": 2, "q": "harbor", "offset": null,
-     "docs": [
-      {"key": "/works/OL27448W", "title": "The Lord of the Rings", "author_name": ["J.R.R. Tolkien"],
-       "author_key": ["OL26320A"], "first_publish_year": 1954, "cover_i": 14625765,
-       "isbn": ["0618640150", "9780618640157"], "edition_count": 251},
-      {"key": "/works/OL45804W", "title": "Fantastic Mr Fox", "author_name": ["Roald Dahl"],
-       "first_publish_year": 1970, "cover_i": 6498519, "isbn": ["0140328726"]}
-     ]}
-    """
-    static let work = """
-    {"title": "Fantastic Mr Fox", "key": "/works/OL45804W",
-     "authors": [{"author": {"key": "/authors/OL34184A"}, "type": {"key": "/type/author_role"}}],
-     "type": {"key": "/type/work"}, "description": "The main character of Fantastic Mr. Fox is a fox.",
-     "covers": [6498519, -1], "subjects": ["Foxes", "Farmers"], "first_publish_date": "1970",
-     "created": {"type": "/type/datetime", "value": "2009-10-15T11:34:21.437031"}}
-    """
-    static let author = """
-    {"name": "Roald Dahl", "key": "/authors/OL34184A", "type": {"key": "/type/author"}}
-    """
-    /// A tiny but real JPEG header followed by filler bytes.
-    static let coverBytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + (0..<2000).map { UInt8($0 % 251) }
-    static let emptySearch = #"{"numFound": 0, "start": 0, "num_found": 0, "docs": []}"#
-}

@@ -41,14 +41,16 @@ struct FavoritesCommand: AsyncParsableCommand {
 
     /// The snapshot of `id` from its provider's detail; failures are `CLIError`s naming the provider.
     static func snapshot(_ id: ItemID, session: Session, timeout: Double?) async throws -> Favorite {
-        let detail = try await ItemLookup.detail(id.description, session: session, options: CallOptions(timeout: Duration(timeoutSeconds: timeout)))
-        let provider = session.registry.provider(id.provider)
-        let image = provider?.imageURL(for: detail.item, size: .medium)
-        var favorite = Favorite(snapshotOf: detail, imageURL: image, addedAt: Date())
-        // The id the user gave is the one they will remove by, even if the provider resolved another.
-        favorite.id = id
-        return favorite
+        guard session.registry.provider(id.provider) != nil else {
+            throw CLIError.usage("unknown provider '\(id.provider)' (known: \(session.registry.ids.joined(separator: ", ")))")
+        }
+        do {
+            return try await session.core.favoriteSnapshot(of: id, options: CallOptions(timeout: Duration(timeoutSeconds: timeout)))
+        } catch {
+            throw CLIError.failed(SeekError.wrap(error, provider: id.provider))
+        }
     }
+
 
     /// Unknown providers are a usage error before anything is fetched or stored.
     static func checkProviders(_ ids: [ItemID], session: Session) throws {

@@ -192,12 +192,7 @@ struct ImageTarget: Sendable {
         case .url(let url):
             return try await cache.image(at: url, provider: provider)
         case .item(let id):
-            let detail = try await ItemLookup.detail(text, session: session, options: CallOptions(timeout: Duration(timeoutSeconds: timeout)))
-            let owner = try session.registry.require(id.provider)
-            guard let url = owner.imageURL(for: detail.item, size: size) else {
-                throw SeekError(.notFound, provider: id.provider, detail: "no image: \(id) has no cover or picture")
-            }
-            return try await cache.image(at: url, provider: id.provider)
+            return try await session.core.image(of: id, size: size, options: CallOptions(timeout: Duration(timeoutSeconds: timeout)))
         }
     }
 

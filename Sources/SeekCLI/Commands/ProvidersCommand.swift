@@ -37,9 +37,9 @@ struct ProvidersCommand: AsyncParsableCommand {
                 }
                 throw CLIError.usage("unknown provider '\(unknown)' (known: \(registry.ids.joined(separator: ", ")))")
             }
-            let documents = registry.providers.map { ProviderDocument($0, suspension: resilience.suspension(of: $0)) }
+            let documents = session.core.providerDocuments()
             if format == .json {
-                session.context.out(JSONText.pretty(["providers": documents]))
+                session.context.out(JSONText.pretty(ProvidersDocument(providers: documents)))
             } else {
                 var table = Table([
                     .init("ID", width: 11), .init("KINDS", width: 5), .init("CAPABILITIES", width: 28),

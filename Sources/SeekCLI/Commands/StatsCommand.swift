@@ -23,20 +23,11 @@ struct StatsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await Session.with { session in
-            let registry = session.registry
-            let resilience = session.resilience
-            let records = resilience.stats.records()
-            // Registered providers first, in their order; then any recorded provider no longer registered.
-            let ids = registry.ids + records.keys.filter { !registry.ids.contains($0) }.sorted()
-            let documents = ids.map { id in
-                StatsDocument(
-                    summary: ProviderStatsSummary(provider: id, records: records[id] ?? []),
-                    suspension: registry.provider(id).flatMap { resilience.suspension(of: $0) })
-            }
+            let envelope = session.core.statsDocument()
             if format == .json {
-                session.context.out(JSONText.pretty(StatsEnvelope(window: resilience.stats.window, providers: documents)))
+                session.context.out(JSONText.pretty(envelope))
             } else {
-                session.context.out(StatsText.render(documents))
+                session.context.out(StatsText.render(envelope.providers))
             }
             return ExitStatus.success
         }

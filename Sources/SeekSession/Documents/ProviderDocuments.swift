@@ -158,3 +158,16 @@ public struct StatsDocument: JSONWritable {
         }
     }
 }
+
+/// `seek providers --format json`: `{ "providers": [...] }`.
+public struct ProvidersDocument: JSONWritable {
+    public let providers: [ProviderDocument]
+
+    public init(providers: [ProviderDocument]) {
+        self.providers = providers
+    }
+
+    public func write(to writer: inout JSONWriter) {
+        writer.object { writer in writer.field("providers", providers) }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Hummingbird
+import SeekCore
+import SeekJSON
+import SeekSession
+
+/// An error as the API answers it: a status and `{ "error": { "code": "...", "message": "..." } }`,
+/// never a stack trace or a key.
+public struct APIError: HTTPResponseError, CustomStringConvertible {
+    public let status: HTTPResponse.Status
+    /// A stable machine-readable code: `missing_parameter`, `invalid_parameter`, `unknown_provider`, …
+    public let code: String
+    public let message: String
+
+    public init(_ status: HTTPResponse.Status, code: String, message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(status.code) \(code): \(message)" }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        APIResponse.json(ErrorDocument(code: code, message: message), status: status)
+    }
+
+    static func missing(_ name: String) -> APIError {
+        APIError(.badRequest, code: "missing_parameter", message: "the parameter '\(name)' is required")
+    }
+
+    static func invalid(_ name: String, _ why: String) -> APIError {
+        APIError(.badRequest, code: "invalid_parameter", message: "the parameter '\(name)' \(why)")
+    }
+
+    /// How a provider's typed failure reads over HTTP.
+    static func from(_ error: SeekError) -> APIError {
+        let message = error.description
+        switch error.kind {
+        case .invalidInput:
+            let unknown = error.cause.contains("unknown provider")
+            return APIError(.badRequest, code: unknown ? "unknown_provider" : "invalid_parameter", message: message)
+        case .notFound: return APIError(.notFound, code: "not_found", message: message)
+        case .unsupported: return APIError(.badRequest, code: "unsupported", message: message)
+        case .timeout: return APIError(.gatewayTimeout, code: "provider_timeout", message: message)
+        case .rateLimited: return APIError(.serviceUnavailable, code: "rate_limited", message: message)
+        case .suspended: return APIError(.serviceUnavailable, code: "suspended", message: message)
+        case .missingKey: return APIError(.serviceUnavailable, code: "not_configured", message: message)
+        case .unauthorized: return APIError(.badGateway, code: "provider_unauthorized", message: message)
+        case .network, .httpStatus, .undecodable, .bodyTooLarge:
+            return APIError(.badGateway, code: "provider_error", message: message)
+        case .cancelled: return APIError(.serviceUnavailable, code: "cancelled", message: message)
+        case .configuration, .notRegistered: return APIError(.internalServerError, code: "internal", message: "internal error")
+        }
+    }
+}
+
+/// `{ "error": { "code": "...", "message": "..." } }`.
+struct ErrorDocument: JSONWritable {
+    let code: String
+    let message: String
+
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.field("error", ErrorBody(code: code, message: message))
+        }
+    }
+
+    private struct ErrorBody: JSONWritable {
+        let code: String
+        let message: String
+        func write(to writer: inout JSONWriter) {
+            writer.object { writer in
+                writer.field("code", code)
+                writer.field("message", message)
+            }
+        }
+    }
+}
+
+/// Responses the API writes.
+enum APIResponse {
+    static func json(_ document: some JSONWritable, status: HTTPResponse.Status = .ok) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: JSONText.pretty(document) + "\n")))
+    }
+}

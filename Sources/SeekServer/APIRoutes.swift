@@ -1,0 +1,319 @@
+import Foundation
+import Hummingbird
+import Logging
+import SeekCore
+import SeekImageCache
+import SeekJSON
+import SeekSession
+import SeekStore
+import ServiceLifecycle
+
+/// The JSON API under `/api/v1`, `/openapi.yaml` and `/healthz`: every route of DESIGN's table,
+/// each document the same as the CLI's `--format json` one.
+struct APIRoutes: Sendable {
+    let session: SeekSession
+    let cursors: CursorStore
+    /// How long a request may take to start its answer.
+    let deadline: Duration
+
+    /// Every route the server answers, as OpenAPI writes them: the router is built from this list,
+    /// and a test checks it against the paths of `/openapi.yaml`.
+    static let table: [(method: HTTPRequest.Method, path: String)] = [
+        (.get, "/api/v1/search"),
+        (.get, "/api/v1/search/stream"),
+        (.get, "/api/v1/items/{id}"),
+        (.get, "/api/v1/items/{id}/image"),
+        (.get, "/api/v1/trending"),
+        (.get, "/api/v1/suggest"),
+        (.get, "/api/v1/providers"),
+        (.get, "/api/v1/stats"),
+        (.get, "/api/v1/favorites"),
+        (.put, "/api/v1/favorites/{id}"),
+        (.delete, "/api/v1/favorites/{id}"),
+        (.get, "/api/v1/history"),
+        (.delete, "/api/v1/history"),
+        (.get, "/openapi.yaml"),
+        (.get, "/healthz"),
+    ]
+
+    typealias Handler = @Sendable (Request, BasicRequestContext) async throws -> Response
+
+    /// The handler of each route in `table`.
+    func handler(_ method: HTTPRequest.Method, _ path: String) -> Handler? {
+        switch (method, path) {
+        case (.get, "/api/v1/search"): search
+        case (.get, "/api/v1/search/stream"): stream
+        case (.get, "/api/v1/items/{id}"): detail
+        case (.get, "/api/v1/items/{id}/image"): image
+        case (.get, "/api/v1/trending"): trending
+        case (.get, "/api/v1/suggest"): suggest
+        case (.get, "/api/v1/providers"): providers
+        case (.get, "/api/v1/stats"): stats
+        case (.get, "/api/v1/favorites"): favorites
+        case (.put, "/api/v1/favorites/{id}"): addFavorite
+        case (.delete, "/api/v1/favorites/{id}"): removeFavorite
+        case (.get, "/api/v1/history"): history
+        case (.delete, "/api/v1/history"): clearHistory
+        case (.get, "/openapi.yaml"): openAPI
+        case (.get, "/healthz"): health
+        default: nil
+        }
+    }
+
+    /// Adds every route of `table` to `router`, each under the request deadline.
+    func register(on router: Router<BasicRequestContext>) {
+        for (method, path) in Self.table {
+            guard let handler = handler(method, path) else { continue }
+            let deadline = self.deadline
+            router.on(RouterPath(Self.routerPath(path)), method: method) { request, context in
+                do {
+                    return try await Deadline.race(deadline) { try await handler(request, context) }
+                } catch let error as SeekError where error.provider == nil && error.kind == .timeout(seconds: deadline.seconds) {
+                    throw APIError(.gatewayTimeout, code: "deadline", message: "no answer within \(SeekError.format(deadline.seconds)) seconds")
+                }
+            }
+        }
+    }
+
+    /// `/api/v1/items/{id}` as Hummingbird writes it: `/api/v1/items/:id`.
+    static func routerPath(_ path: String) -> String {
+        path.replacingOccurrences(of: "{id}", with: ":id")
+    }
+
+    // MARK: Search
+
+    /// The search a request asks for, checked: the query, its providers, paging and options.
+    func searchOptions(_ request: Request) throws -> (SearchOptions, ProviderSelection) {
+        let parameters = Parameters(request)
+        let query = try parameters.required("q")
+        let limit = try parameters.integer("limit", in: 1...100, default: 20)
+        let page = try parameters.integer("page", in: 1...Int(Int32.max), default: 1)
+        guard (page - 1) * limit <= 100_000 else {
+            throw APIError.invalid("page", "goes past any real page (at most 100,000 results deep)")
+        }
+        let cursorToken = parameters.text("cursor")
+        if cursorToken != nil, parameters.text("page") != nil {
+            throw APIError.invalid("cursor", "cannot be combined with page")
+        }
+        let cursor = try cursorToken.map(cursor(from:))
+        let rank = try parameters.choice("rank", RankingMethod.allCases.map(\.rawValue)).flatMap(RankingMethod.init(rawValue:))
+        let call = try parameters.callOptions()
+        let base = SearchOptions(
+            query: query, limit: limit, page: page, cursor: cursor, ranking: rank ?? .searxng,
+            rating: call.rating, noCache: call.noCache, explain: try parameters.flag("explain"))
+        do {
+            return try session.searchOptions(query: query, providers: parameters.text("providers"), base: base)
+        } catch let error as SeekError {
+            let unknown = error.cause.contains("unknown provider")
+            throw APIError(.badRequest, code: unknown ? "unknown_provider" : "invalid_parameter", message: error.cause)
+        }
+    }
+
+    /// A cursor token: one this server handed out, else a CLI cursor.
+    func cursor(from token: String) throws -> SearchCursor {
+        if let kept = cursors.cursor(for: token) { return kept }
+        guard token.utf8.count <= 4096, let decoded = try? SearchCursor(token: token) else {
+            throw APIError(.badRequest, code: "invalid_cursor", message: "the cursor is not one this server handed out (or it expired)")
+        }
+        return decoded
+    }
+
+    /// The search document, with `next` as a short token.
+    func document(_ result: SearchResult) -> SearchDocument {
+        SearchDocument(
+            query: result.query, page: result.page, results: result.results, outcomes: result.outcomes,
+            next: result.next.map { cursors.token(for: $0) })
+    }
+
+    var search: Handler {
+        { request, _ in
+            let (options, _) = try searchOptions(request)
+            let result = try await session.engine.search(options)
+            try? await session.recordHistory(of: result)
+            return APIResponse.json(document(result))
+        }
+    }
+
+    /// NDJSON: a `batch` line as each provider answers, then the merged `summary`. A client that goes
+    /// away cancels the provider calls; a graceful shutdown ends the stream.
+    var stream: Handler {
+        { request, _ in
+            let (options, _) = try searchOptions(request)
+            let engine = session.engine
+            let weights = Dictionary(engine.registry.providers.map { ($0.descriptor.id, engine.weight(for: $0)) }) { first, _ in first }
+            let session = self.session
+            let body = ResponseBody { writer in
+                let (lines, sink) = AsyncStream.makeStream(of: String.self)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        defer { sink.finish() }
+                        let result = try await cancelWhenGracefulShutdown {
+                            try await engine.search(options) { batch in
+                                let weight = weights[batch.outcome.provider] ?? 1
+                                sink.yield(JSONText.compact(BatchDocument(batch: batch, weight: weight, ranking: options.ranking)))
+                            }
+                        }
+                        sink.yield(JSONText.compact(document(result).summary))
+                        try? await session.recordHistory(of: result)
+                    }
+                    for await line in lines {
+                        try await writer.write(ByteBuffer(string: line + "\n"))
+                    }
+                    try await group.waitForAll()
+                }
+                try await writer.finish(nil)
+            }
+            var headers = HTTPFields()
+            headers[.contentType] = "application/x-ndjson; charset=utf-8"
+            headers[.cacheControl] = "no-store"
+            return Response(status: .ok, headers: headers, body: body)
+        }
+    }
+
+    // MARK: Items
+
+    var detail: Handler {
+        { request, context in
+            let id = try itemID(context.parameters.get("id"), session: session)
+            let detail = try await session.engine.detail(id, options: try Parameters(request).callOptions())
+            let result = MergedResult(item: detail.item, score: 1, sources: [
+                ResultSource(provider: detail.item.provider, id: detail.item.id, rank: 1),
+            ])
+            return APIResponse.json(ItemDocument(result, detail: detail))
+        }
+    }
+
+    /// The image bytes through the shared cache, from the URL the provider gives for the item (never
+    /// a URL from the caller); an ETag of the bytes answers If-None-Match with 304.
+    var image: Handler {
+        { request, context in
+            let id = try itemID(context.parameters.get("id"), session: session)
+            let parameters = Parameters(request)
+            let size = try parameters.choice("size", ImageSize.allCases.map(\.rawValue)).flatMap(ImageSize.init(rawValue:)) ?? .medium
+            let image = try await session.image(of: id, size: size, options: try parameters.callOptions())
+            let tag = ImageTag.of(image.data)
+            var headers = HTTPFields()
+            headers[.eTag] = tag
+            headers[.cacheControl] = "public, max-age=86400"
+            if let asked = request.headers[.ifNoneMatch], asked.split(separator: ",").contains(where: { $0.trimmed() == tag || $0.trimmed() == "*" }) {
+                return Response(status: .notModified, headers: headers)
+            }
+            headers[.contentType] = image.format.mimeType
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.data)))
+        }
+    }
+
+    // MARK: Trending, suggest
+
+    var trending: Handler {
+        { request, _ in
+            let parameters = Parameters(request)
+            let limit = try parameters.integer("limit", in: 1...100, default: 20)
+            let result = try await session.trending(try parameters.selection(session), limit: limit, options: try parameters.callOptions())
+            return APIResponse.json(SearchDocument(query: nil, page: 1, results: result.results, outcomes: result.outcomes, next: nil))
+        }
+    }
+
+    var suggest: Handler {
+        { request, _ in
+            let parameters = Parameters(request)
+            let prefix = try parameters.required("q")
+            let limit = try parameters.integer("limit", in: 1...50, default: 10)
+            let answer = try await session.suggest(prefix, try parameters.selection(session), limit: limit, options: try parameters.callOptions())
+            return APIResponse.json(SuggestDocument(prefix: prefix, suggestions: answer.suggestions, outcomes: answer.outcomes))
+        }
+    }
+
+    // MARK: Providers, stats
+
+    var providers: Handler {
+        { _, _ in APIResponse.json(ProvidersDocument(providers: session.providerDocuments())) }
+    }
+
+    var stats: Handler {
+        { _, _ in APIResponse.json(session.statsDocument()) }
+    }
+
+    // MARK: Favourites, history
+
+    var favorites: Handler {
+        { _, _ in try await favoritesDocument() }
+    }
+
+    func favoritesDocument() async throws -> Response {
+        let entries = try await session.userState.favorites.all()
+        return APIResponse.json(EntriesDocument(entries: entries.map(FavoriteDocument.init)))
+    }
+
+    /// Adds a favourite with a snapshot of its detail (so the list works when the provider is down).
+    var addFavorite: Handler {
+        { request, context in
+            let id = try itemID(context.parameters.get("id"), session: session)
+            let favorites = session.userState.favorites
+            if try await favorites.favorite(id) == nil {
+                let snapshot = try await session.favoriteSnapshot(of: id, options: try Parameters(request).callOptions())
+                _ = try await favorites.add(snapshot)
+            }
+            return try await favoritesDocument()
+        }
+    }
+
+    var removeFavorite: Handler {
+        { _, context in
+            let id = try itemID(context.parameters.get("id"), session: session)
+            _ = try await session.userState.favorites.remove(id)
+            return try await favoritesDocument()
+        }
+    }
+
+    var history: Handler {
+        { _, _ in
+            let entries = try await session.userState.history.entries()
+            return APIResponse.json(EntriesDocument(entries: entries.map(HistoryDocument.init)))
+        }
+    }
+
+    var clearHistory: Handler {
+        { _, _ in
+            try await session.userState.history.clear()
+            return APIResponse.json(EntriesDocument<HistoryDocument>(entries: []))
+        }
+    }
+
+    // MARK: Service
+
+    var openAPI: Handler {
+        { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "application/yaml; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
+        }
+    }
+
+    var health: Handler {
+        { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: "{\"status\": \"ok\"}\n")))
+        }
+    }
+}
+
+/// A strong validator for image bytes: FNV-1a (64-bit) of the bytes, and their length.
+enum ImageTag {
+    static func of(_ data: Data) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in data {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return "\"\(String(hash, radix: 16))-\(String(data.count, radix: 16))\""
+    }
+}
+
+/// The routes the server answers, as `METHOD path` pairs in OpenAPI's notation (for tests and tools).
+public enum SeekServerRoutes {
+    public static var all: [(method: String, path: String)] {
+        APIRoutes.table.map { ($0.method.rawValue, $0.path) }
+    }
+}

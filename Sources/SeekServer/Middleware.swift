@@ -1,0 +1,48 @@
+import Foundation
+import Hummingbird
+import Logging
+import SeekCore
+
+/// Every failure becomes the API's JSON error: `APIError`s as they are, a provider's `SeekError` by
+/// its kind, Hummingbird's own (no such route, wrong method) by their status, anything else a 500
+/// that names nothing internal (it is logged instead).
+struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            throw error
+        } catch let error as SeekError {
+            throw APIError.from(error)
+        } catch let error as HTTPError {
+            let code = switch error.status {
+            case .notFound: "not_found"
+            case .methodNotAllowed: "method_not_allowed"
+            case .contentTooLarge: "too_large"
+            default: "http_\(error.status.code)"
+            }
+            throw APIError(error.status, code: code, message: error.status.reasonPhrase.lowercased())
+        } catch {
+            context.logger.error("internal error", metadata: ["error": "\(type(of: error))"])
+            throw APIError(.internalServerError, code: "internal", message: "internal error")
+        }
+    }
+}
+
+/// Refuses what no route reads: request bodies (none of the routes takes one) and over-long URIs.
+struct RequestLimitsMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The longest request target accepted (a cursor is a short token, a query at most a few hundred bytes).
+    static var maxURILength: Int { 8 * 1024 }
+    /// The largest body accepted; routes never read one.
+    static var maxBodyBytes: Int { 64 * 1024 }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.uri.string.utf8.count <= Self.maxURILength else {
+            throw APIError(.uriTooLong, code: "uri_too_long", message: "the request target is longer than \(Self.maxURILength) bytes")
+        }
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > Self.maxBodyBytes {
+            throw APIError(.contentTooLarge, code: "too_large", message: "request bodies are limited to \(Self.maxBodyBytes) bytes")
+        }
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import SeekCore
+import SeekSession
+
+/// `seek serve`: the JSON API over one session that lives as long as the server, so connections to
+/// the providers stay open and caches stay warm.
+public struct SeekServer: Sendable {
+    public let session: SeekSession
+    public let host: String
+    public let port: Int
+    public let logger: Logger
+    /// How long a request may take to start its answer (a 504 after that).
+    public var requestDeadline: Duration = .seconds(60)
+
+    public init(session: SeekSession, host: String = "127.0.0.1", port: Int = 8080, logger: Logger) {
+        self.session = session
+        self.host = host
+        self.port = port
+        self.logger = logger
+    }
+
+    /// The router with every route and middleware, for `run` and for tests.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: LogRequestsMiddleware(.info))
+        router.add(middleware: JSONErrorMiddleware())
+        router.add(middleware: RequestLimitsMiddleware())
+        APIRoutes(session: session, cursors: CursorStore(), deadline: requestDeadline).register(on: router)
+        return router
+    }
+
+    /// The application: `onListening` gets the address it listens on (`http://HOST:PORT`, with the
+    /// port the system gave when `port` is 0).
+    public func application(onListening: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
+        let host = self.host
+        return Application(
+            router: router(),
+            configuration: .init(address: .hostname(host, port: port), serverName: "seek/\(SeekVersion.current)"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                let shown = host.contains(":") ? "[\(host)]" : host
+                onListening("http://\(shown):\(port)")
+            },
+            logger: logger)
+    }
+
+    /// Serves until SIGTERM or SIGINT, then shuts down gracefully (open streams end) and returns.
+    public func run(onListening: @escaping @Sendable (String) -> Void = { _ in }) async throws {
+        try await application(onListening: onListening).runService()
+    }
+}
