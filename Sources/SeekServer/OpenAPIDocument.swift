@@ -28,6 +28,7 @@ paths:
         - $ref: '#/components/parameters/explain'
         - $ref: '#/components/parameters/no_cache'
       responses:
+        default: { $ref: '#/components/responses/Error' }
         '200':
           description: The search document; each provider's status is in `providers`.
           content:
@@ -50,6 +51,7 @@ paths:
         - $ref: '#/components/parameters/explain'
         - $ref: '#/components/parameters/no_cache'
       responses:
+        default: { $ref: '#/components/responses/Error' }
         '200':
           description: One JSON object per line.
           content:
@@ -64,6 +66,7 @@ paths:
         - $ref: '#/components/parameters/id'
         - $ref: '#/components/parameters/no_cache'
       responses:
+        default: { $ref: '#/components/responses/Error' }
         '200':
           description: The detail document.
           content:
@@ -89,6 +92,7 @@ paths:
           required: false
           schema: { type: string }
       responses:
+        default: { $ref: '#/components/responses/Error' }
         '200':
           description: The image bytes, with Content-Type, ETag and Cache-Control.
           content:
@@ -112,6 +116,7 @@ paths:
         - $ref: '#/components/parameters/rating'
         - $ref: '#/components/parameters/no_cache'
       responses:
+        default: { $ref: '#/components/responses/Error' }
         '200':
           description: The search document without `query`.
           content:
@@ -130,6 +135,7 @@ paths:
           required: false
           schema: { type: integer, minimum: 1, maximum: 50, default: 10 }
       responses:
+        default: { $ref: '#/components/responses/Error' }
         '200':
           description: The suggestions and each provider's status.
           content:
@@ -141,6 +147,7 @@ paths:
       operationId: providers
       summary: Every provider, its capabilities, whether it is configured and its cool-down.
       responses:
+        default: { $ref: '#/components/responses/Error' }
         '200':
           description: The providers document.
           content:
@@ -155,6 +162,7 @@ paths:
       operationId: stats
       summary: Per-provider calls, success rate and p50/p95 latency.
       responses:
+        default: { $ref: '#/components/responses/Error' }
         '200':
           description: The stats document.
           content:
@@ -170,6 +178,7 @@ paths:
       operationId: favorites
       summary: The favourites, newest first, from their stored snapshots.
       responses:
+        default: { $ref: '#/components/responses/Error' }
         '200': { $ref: '#/components/responses/Favorites' }
   /api/v1/favorites/{id}:
     put:
@@ -178,6 +187,7 @@ paths:
       parameters:
         - $ref: '#/components/parameters/id'
       responses:
+        default: { $ref: '#/components/responses/Error' }
         '200': { $ref: '#/components/responses/Favorites' }
         '400': { $ref: '#/components/responses/BadRequest' }
         '404': { $ref: '#/components/responses/Error' }
@@ -190,6 +200,7 @@ paths:
       parameters:
         - $ref: '#/components/parameters/id'
       responses:
+        default: { $ref: '#/components/responses/Error' }
         '200': { $ref: '#/components/responses/Favorites' }
         '400': { $ref: '#/components/responses/BadRequest' }
   /api/v1/history:
@@ -197,17 +208,20 @@ paths:
       operationId: history
       summary: Recent searches, most recent first.
       responses:
+        default: { $ref: '#/components/responses/Error' }
         '200': { $ref: '#/components/responses/History' }
     delete:
       operationId: clearHistory
       summary: Forgets every recent search.
       responses:
+        default: { $ref: '#/components/responses/Error' }
         '200': { $ref: '#/components/responses/History' }
   /openapi.yaml:
     get:
       operationId: openapi
       summary: This document.
       responses:
+        default: { $ref: '#/components/responses/Error' }
         '200':
           description: OpenAPI 3.1 in YAML.
           content:
@@ -217,6 +231,7 @@ paths:
       operationId: health
       summary: 200 while serving.
       responses:
+        default: { $ref: '#/components/responses/Error' }
         '200':
           description: Serving.
           content:
@@ -289,7 +304,8 @@ components:
         application/json:
           schema: { $ref: '#/components/schemas/Error' }
     Error:
-      description: An error naming the provider and the cause.
+      description: An error (a bad request, a provider's failure naming it and the cause, a request
+        too large or too long, a deadline).
       content:
         application/json:
           schema: { $ref: '#/components/schemas/Error' }
