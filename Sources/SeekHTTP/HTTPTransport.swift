@@ -20,6 +20,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
         // A refused connection fails at once instead of being retried until the deadline: the
         // retry policy (with backoff and the search deadline in mind) belongs to RetryingTransport.
         configuration.connectionPool.retryConnectionEstablishment = false
+        // A server makes many calls to one provider at once; AsyncHTTPClient's default of 8
+        // connections per host would queue the rest.
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
         self.client = HTTPClient(eventLoopGroup: Self.eventLoopGroup, configuration: configuration)
         self.userAgent = userAgent
     }

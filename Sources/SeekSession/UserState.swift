@@ -48,7 +48,8 @@ public struct UserState: Sendable {
     /// deadline less a margin, which a stale fallback has to beat.
     func cachingMiddleware(staleAfter: @escaping @Sendable (ProviderCallContext) -> Duration?) -> CachingMiddleware? {
         guard policy.isEnabled else { return nil }
-        return CachingMiddleware(cache: cache, policy: policy, staleAfter: staleAfter, writes: cacheWrites, report: report)
+        return CachingMiddleware(
+            cache: cache, policy: policy, staleAfter: staleAfter, writes: cacheWrites, memory: ResponseMemory(), report: report)
     }
 
     /// Records a search in the history: the query and the providers it went to, in registry order.
