@@ -39,8 +39,11 @@ enum ExitStatus {
 
     /// 0 when every counted outcome answered, 3 when some did, 4 when none did.
     static func forOutcomes(_ outcomes: [ProviderOutcome]) -> Int32 {
-        if outcomes.allSatisfy(\.status.answered) { return success }
-        return outcomes.contains(where: \.status.answered) ? someFailed : noneAnswered
+        switch ProviderCoverage(outcomes) {
+        case .all: return success
+        case .some: return someFailed
+        case .none: return noneAnswered
+        }
     }
 }
 

@@ -40,13 +40,12 @@ struct FavoritesCommand: AsyncParsableCommand {
 
     /// The snapshot of `id` from its provider's detail; failures are `CLIError`s naming the provider.
     static func snapshot(_ id: ItemID, session: Session, timeout: Double?) async throws -> Favorite {
-        let detail = try await ItemLookup.detail(id.description, session: session, options: CallOptions(timeout: Duration(timeoutSeconds: timeout)))
-        let provider = session.registry.provider(id.provider)
-        let image = provider?.imageURL(for: detail.item, size: .medium)
-        var favorite = Favorite(snapshotOf: detail, imageURL: image, addedAt: Date())
-        // The id the user gave is the one they will remove by, even if the provider resolved another.
-        favorite.id = id
-        return favorite
+        _ = try session.usage { try session.core.itemID(id.description) }
+        do {
+            return try await session.core.favoriteSnapshot(of: id, options: CallOptions(timeout: Duration(timeoutSeconds: timeout)))
+        } catch {
+            throw CLIError.failed(SeekError.wrap(error, provider: id.provider))
+        }
     }
 
     /// Unknown providers are a usage error before anything is fetched or stored.

@@ -36,7 +36,7 @@ struct ProvidersCommand: AsyncParsableCommand {
                 }
                 throw CLIError.usage("unknown provider '\(unknown)' (known: \(registry.ids.joined(separator: ", ")))")
             }
-            let documents = registry.providers.map { ProviderDocument($0, suspension: resilience.suspension(of: $0)) }
+            let documents = session.core.providerDocuments()
             if format == .json {
                 session.context.out(JSONText.pretty(["providers": documents]))
             } else {
