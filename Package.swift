@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "SeekTesting", targets: ["SeekTesting"]),
         .library(name: "SeekSession", targets: ["SeekSession"]),
         .library(name: "SeekCLI", targets: ["SeekCLI"]),
+        .library(name: "SeekMCP", targets: ["SeekMCP"]),
         .library(name: "OpenLibraryProvider", targets: ["OpenLibraryProvider"]),
         .library(name: "GiphyProvider", targets: ["GiphyProvider"]),
         .library(name: "AladinProvider", targets: ["AladinProvider"]),
@@ -37,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk.git", from: "0.12.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     ],
     targets: [
         // The contract and the engine: provider protocol, models, ids, errors, statuses, call options
@@ -121,12 +124,22 @@ let package = Package(
             resources: [.copy("Resources/Demo")],
             swiftSettings: strictSettings
         ),
+        // The MCP host: `seek mcp`'s tools, resources and text summaries on the MCP SDK.
+        .target(
+            name: "SeekMCP",
+            dependencies: [
+                "SeekCore", "SeekJSON", "SeekSession", "SeekStore",
+                .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The command-line host.
         .target(
             name: "SeekCLI",
             dependencies: [
                 "SeekCore", "SeekJSON", "SeekHTTP", "SeekResilience", "SeekSession", "SeekImageCache", "SeekStore",
-                "GiphyProvider", nioLocks,
+                "SeekMCP", "GiphyProvider", nioLocks,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -174,6 +187,11 @@ let package = Package(
         // ITBookstoreProvider: the CLI tests run `seek` with the example added, as seek-itbook does.
         .testTarget(
             name: "SeekCLITests", dependencies: ["SeekCLI", "SeekSession", "SeekTesting", "ITBookstoreProvider", nioLocks],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SeekMCPTests",
+            dependencies: ["SeekMCP", "SeekSession", "SeekTesting", "SeekLoopback", .product(name: "MCP", package: "swift-sdk")],
             swiftSettings: strictSettings
         ),
     ],
