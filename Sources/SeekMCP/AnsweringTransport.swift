@@ -29,10 +29,13 @@ actor AnsweringTransport: Transport {
         release()
     }
 
+    /// Sends `data`; a response settles its request even when it cannot be written (the client is gone).
     func send(_ data: Data) async throws {
+        defer {
+            unanswered.subtract(MessageIDs.responses(in: data))
+            if unanswered.isEmpty { release() }
+        }
         try await inner.send(data)
-        for id in MessageIDs.responses(in: data) { unanswered.remove(id) }
-        if unanswered.isEmpty { release() }
     }
 
     func receive() -> AsyncThrowingStream<Data, any Error> {
