@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "SeekSession", targets: ["SeekSession"]),
         .library(name: "SeekServer", targets: ["SeekServer"]),
         .library(name: "SeekCLI", targets: ["SeekCLI"]),
+        .library(name: "SeekMCP", targets: ["SeekMCP"]),
         .library(name: "OpenLibraryProvider", targets: ["OpenLibraryProvider"]),
         .library(name: "GiphyProvider", targets: ["GiphyProvider"]),
         .library(name: "AladinProvider", targets: ["AladinProvider"]),
@@ -42,6 +43,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk.git", from: "0.12.1"),
     ],
     targets: [
         // The contract and the engine: provider protocol, models, ids, errors, statuses, call options
@@ -139,12 +141,22 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The MCP host: `seek mcp`'s tools, resources and text summaries on the MCP SDK.
+        .target(
+            name: "SeekMCP",
+            dependencies: [
+                "SeekCore", "SeekJSON", "SeekSession", "SeekStore",
+                .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The command-line host.
         .target(
             name: "SeekCLI",
             dependencies: [
                 "SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig", "SeekResilience", "SeekSession", "SeekImageCache", "SeekStore",
-                "SeekServer", "GiphyProvider", nioLocks,
+                "SeekServer", "SeekMCP", "GiphyProvider", nioLocks,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -203,6 +215,11 @@ let package = Package(
         // ITBookstoreProvider: the CLI tests run `seek` with the example added, as seek-itbook does.
         .testTarget(
             name: "SeekCLITests", dependencies: ["SeekCLI", "SeekSession", "SeekTesting", "ITBookstoreProvider", nioLocks],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SeekMCPTests",
+            dependencies: ["SeekMCP", "SeekSession", "SeekTesting", "SeekLoopback", .product(name: "MCP", package: "swift-sdk")],
             swiftSettings: strictSettings
         ),
     ],

@@ -40,8 +40,12 @@ enum ExitStatus {
 
     /// 0 when every counted outcome answered, 3 when some did, 4 when none did.
     static func forOutcomes(_ outcomes: [ProviderOutcome]) -> Int32 {
-        if outcomes.allSatisfy(\.status.answered) { return success }
-        return outcomes.contains(where: \.status.answered) ? someFailed : noneAnswered
+        // The outcomes given are the ones that count: every one of them is weighed.
+        switch CallVerdict(outcomes, explicit: true) {
+        case .allAnswered: return success
+        case .someFailed: return someFailed
+        case .noneAnswered: return noneAnswered
+        }
     }
 }
 

@@ -55,16 +55,17 @@ struct Session: Sendable {
     }
 
     /// Provider ids selected by a flag, else SEEK_PROVIDERS / config `defaultProviders`; nil means all.
-    func selection(_ flag: String?) throws -> (ids: [String]?, explicit: Bool) {
-        let raw = flag ?? settings.string("SEEK_PROVIDERS") ?? settings.file["defaultProviders"]?.arrayValue?
-            .compactMap(\.stringValue).joined(separator: ",")
-        guard let raw, !raw.isEmpty else { return (nil, false) }
-        let ids = raw.split(separator: ",").map { $0.trimmed().lowercased() }
-            .filter { !$0.isEmpty }
-        for id in ids where registry.provider(id) == nil {
-            throw CLIError.usage("unknown provider '\(id)' (known: \(registry.ids.joined(separator: ", ")))")
+    func selection(_ flag: String?) throws -> ProviderSelection {
+        try usage { try core.selection(flag) }
+    }
+
+    /// `body`'s value; an invalid-input error (an unknown provider, a malformed id) is a usage error.
+    func usage<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SeekError where error.kind == .invalidInput {
+            throw CLIError.usage(error.detail)
         }
-        return (ids, true)
     }
 
     /// Records a finished search in the history; a failure is a warning, never the command's result.

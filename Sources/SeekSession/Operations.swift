@@ -92,15 +92,36 @@ extension SeekSession {
         return ProviderSelection(ids: ids.isEmpty ? nil : ids, explicit: !ids.isEmpty)
     }
 
+    /// How many results a call may ask of each provider.
+    public static let resultLimits: ClosedRange<Int> = 1...100
+
+    /// A search's text and providers: bangs in `query` choose providers (`!ol harbor`), else
+    /// `selection(requested)`. An empty query is an `.invalidInput` error.
+    public func searchScope(query: String, providers requested: String?) throws -> (text: String, selection: ProviderSelection) {
+        let parsed = BangQuery.parse(query, registry: registry)
+        guard !parsed.text.isEmpty else { throw SeekError(.invalidInput, detail: "the query is empty") }
+        let selection = try parsed.providers.map { ProviderSelection(ids: $0, explicit: true) } ?? self.selection(requested)
+        return (parsed.text, selection)
+    }
+
+    /// `text` as an item id of a registered provider; otherwise an `.invalidInput` error saying why.
+    public func itemID(_ text: String) throws -> ItemID {
+        guard let id = ItemID(parsing: text) else {
+            throw SeekError(.invalidInput, detail: "'\(text)' is not a PROVIDER:ID item id")
+        }
+        guard registry.provider(id.provider) != nil else {
+            throw SeekError(.invalidInput, detail: "unknown provider '\(id.provider)' (known: \(registry.ids.joined(separator: ", ")))")
+        }
+        return id
+    }
+
     /// The search `query` asks for, with its bangs taken out (they win over `providers`): options
     /// with the query and providers filled in, and whether the providers were chosen.
     /// An empty query is an `.invalidInput` error.
     public func searchOptions(query: String, providers requested: String?, base: SearchOptions) throws -> (SearchOptions, ProviderSelection) {
-        let parsed = BangQuery.parse(query, registry: registry)
-        guard !parsed.text.isEmpty else { throw SeekError(.invalidInput, detail: "the query is empty") }
-        let selection = try parsed.providers.map { ProviderSelection(ids: $0, explicit: true) } ?? self.selection(requested)
+        let (text, selection) = try searchScope(query: query, providers: requested)
         var options = base
-        options.query = parsed.text
+        options.query = text
         options.providers = selection.ids
         return (options, selection)
     }

@@ -40,10 +40,7 @@ struct DetailCommand: AsyncParsableCommand {
         try await Session.with(demo: demo) { session in
             let detail = try await ItemLookup.detail(id, session: session, options: callOptions)
             if format == .json {
-                let result = MergedResult(item: detail.item, score: 1, sources: [
-                    ResultSource(provider: detail.item.provider, id: detail.item.id, rank: 1),
-                ])
-                session.context.out(JSONText.pretty(ItemDocument(result, detail: detail)))
+                session.context.out(JSONText.pretty(ItemDocument(detail: detail)))
             } else {
                 session.context.out(DetailText.render(detail))
             }
@@ -55,11 +52,7 @@ struct DetailCommand: AsyncParsableCommand {
 /// Looks up one item through its provider, mapping failures to CLI errors.
 enum ItemLookup {
     static func detail(_ text: String, session: Session, options: CallOptions) async throws -> ItemDetail {
-        guard let id = ItemID(parsing: text) else { throw CLIError.usage("'\(text)' is not a PROVIDER:ID item id") }
-        let registry = session.registry
-        guard registry.provider(id.provider) != nil else {
-            throw CLIError.usage("unknown provider '\(id.provider)' (known: \(registry.ids.joined(separator: ", ")))")
-        }
+        let id = try session.usage { try session.core.itemID(text) }
         do {
             return try await session.engine.detail(id, options: options)
         } catch {

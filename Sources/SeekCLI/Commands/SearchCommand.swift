@@ -37,7 +37,7 @@ struct SearchCommand: AsyncParsableCommand {
     var explain = false
 
     func validate() throws {
-        guard (1...100).contains(limit) else { throw ValidationError("--limit must be between 1 and 100") }
+        guard SeekSession.resultLimits.contains(limit) else { throw ValidationError("--limit must be between 1 and 100") }
         if let page, page < 1 { throw ValidationError("--page must be 1 or more") }
         if page != nil, cursor != nil { throw ValidationError("use either --page or --cursor, not both") }
     }
@@ -50,15 +50,12 @@ struct SearchCommand: AsyncParsableCommand {
     }
 
     private func execute(_ session: Session) async throws -> Int32 {
-        let registry = session.registry
-        let parsed = BangQuery.parse(query, registry: registry)
-        guard !parsed.text.isEmpty else { throw CLIError.usage("the query is empty") }
-        let chosen = try parsed.providers.map { ($0, true) } ?? session.selection(selection.providers)
+        let scope = try session.usage { try session.core.searchScope(query: query, providers: selection.providers) }
         let decodedCursor = try cursor.map { token in
             do { return try SearchCursor(token: token) } catch { throw CLIError.usage("--cursor is not a cursor from seek") }
         }
         let options = SearchOptions(
-            query: parsed.text, providers: chosen.0, limit: limit, page: page ?? 1, cursor: decodedCursor,
+            query: scope.text, providers: scope.selection.ids, limit: limit, page: page ?? 1, cursor: decodedCursor,
             timeout: selection.timeoutDuration, ranking: rank, rating: selection.rating?.lowercased(),
             noCache: selection.noCache, explain: explain)
         let engine = session.engine
@@ -71,7 +68,7 @@ struct SearchCommand: AsyncParsableCommand {
         }
         // The history is written while the results are printed.
         async let recorded: Void = session.recordHistory(of: result)
-        let counted = OutcomeReport.counted(result.outcomes, explicit: chosen.1)
+        let counted = OutcomeReport.counted(result.outcomes, explicit: scope.selection.explicit)
         OutcomeReport.printFailures(result.outcomes, context: context)
         SearchOutput.print(result, format: format, explain: options.explain, context: context)
         await recorded
@@ -96,33 +93,11 @@ struct SearchCommand: AsyncParsableCommand {
 /// `--rank searxng|rrf`.
 extension RankingMethod: ExpressibleByArgument {}
 
-/// A query with its bangs (`!ol`, `!giphy`) taken out.
-struct BangQuery {
-    var text: String
-    /// Providers named by bangs, or nil when there were none.
-    var providers: [String]?
-
-    static func parse(_ query: String, registry: ProviderRegistry) -> BangQuery {
-        var text = ""
-        var chosen: [String] = []
-        for word in query.split(separator: " ").map(String.init) {
-            if word.hasPrefix("!"), word.count > 1, let provider = registry.provider(forBang: String(word.dropFirst())) {
-                if !chosen.contains(provider.descriptor.id) { chosen.append(provider.descriptor.id) }
-            } else {
-                if !text.isEmpty { text += " " }
-                text += word
-            }
-        }
-        return BangQuery(text: text, providers: chosen.isEmpty ? nil : chosen)
-    }
-}
-
 /// Stderr lines for failed providers, and which outcomes count towards the exit code.
 enum OutcomeReport {
     /// When the user did not choose providers, an unconfigured provider's `skipped` is information, not failure.
     static func counted(_ outcomes: [ProviderOutcome], explicit: Bool) -> [ProviderOutcome] {
-        let counted = explicit ? outcomes : outcomes.filter { $0.status != .skipped }
-        return counted.isEmpty ? outcomes : counted
+        CallVerdict.counted(outcomes, explicit: explicit)
     }
 
     static func printFailures(_ outcomes: [ProviderOutcome], context: CLIContext) {

@@ -20,23 +20,14 @@ struct TrendingCommand: AsyncParsableCommand {
     var format: OutputFormat = .table
 
     func validate() throws {
-        guard (1...100).contains(limit) else { throw ValidationError("--limit must be between 1 and 100") }
+        guard SeekSession.resultLimits.contains(limit) else { throw ValidationError("--limit must be between 1 and 100") }
     }
 
     func run() async throws {
         let code = try await Session.with(demo: selection.demo) { session in
             let chosen = try session.selection(selection.providers)
-            let engine = session.engine
-            var providers = try engine.select(chosen.ids)
-            if !chosen.explicit { providers = providers.filter { $0.descriptor.capabilities.contains(.trending) } }
-            let (limit, options, pipeline) = (self.limit, selection.callOptions, engine.pipeline)
-            let batches = await engine.fanOut(providers, timeout: options.timeout) { provider in
-                try await pipeline.trending(limit: limit, on: provider, options: options)
-            }
-            let weights = Dictionary(uniqueKeysWithValues: providers.map { ($0.descriptor.id, $0.descriptor.weight) })
-            let merged = ResultMerger.merge(batches.map { ($0.outcome.provider, $0.items) }, weights: weights)
-            let outcomes = batches.map(\.outcome)
-            let result = SearchResult(query: "", page: 1, results: merged, outcomes: outcomes, next: nil)
+            let result = try await session.core.trending(chosen, limit: limit, options: selection.callOptions)
+            let outcomes = result.outcomes
             OutcomeReport.printFailures(outcomes, context: session.context)
             SearchOutput.print(result, format: format, explain: false, context: session.context, includeQuery: false)
             return ExitStatus.forOutcomes(OutcomeReport.counted(outcomes, explicit: chosen.explicit))
@@ -68,24 +59,14 @@ struct SuggestCommand: AsyncParsableCommand {
     func run() async throws {
         let code = try await Session.with(demo: selection.demo) { session in
             let chosen = try session.selection(selection.providers)
-            let engine = session.engine
-            var providers = try engine.select(chosen.ids)
-            if !chosen.explicit { providers = providers.filter { $0.descriptor.capabilities.contains(.suggest) } }
-            let (prefix, limit, options, pipeline) = (self.prefix, self.limit, selection.callOptions, engine.pipeline)
-            let answers = await engine.collect(providers, timeout: options.timeout) { provider in
-                try await pipeline.suggest(prefix, limit: limit, on: provider, options: options)
-            }
-            var suggestions: [String] = []
-            for answer in answers {
-                for text in answer.value ?? [] where !suggestions.contains(where: { $0.lowercased() == text.lowercased() }) {
-                    suggestions.append(text)
-                }
-            }
-            let outcomes = answers.map { $0.outcome { $0.count } }
+            let answer = try await session.core.suggest(prefix, chosen, limit: limit, options: selection.callOptions)
+            let document = SuggestDocument(prefix: answer.prefix, suggestions: answer.suggestions, outcomes: answer.outcomes)
+            let outcomes = document.outcomes
             OutcomeReport.printFailures(outcomes, context: session.context)
             if format == .json {
-                session.context.out(JSONText.pretty(SuggestDocument(prefix: prefix, suggestions: suggestions, outcomes: outcomes)))
+                session.context.out(JSONText.pretty(document))
             } else {
+                let suggestions = document.suggestions
                 session.context.out(suggestions.isEmpty ? "No suggestions." : suggestions.joined(separator: "\n"))
             }
             return ExitStatus.forOutcomes(OutcomeReport.counted(outcomes, explicit: chosen.explicit))

@@ -9,9 +9,7 @@ import SeekSession
 /// Prints a merged search (or trending) result in the chosen format.
 enum SearchOutput {
     static func print(_ result: SearchResult, format: OutputFormat, explain: Bool, context: CLIContext, includeQuery: Bool = true) {
-        let document = SearchDocument(
-            query: includeQuery ? result.query : nil, page: result.page, results: result.results,
-            outcomes: result.outcomes, next: result.next?.token)
+        let document = SearchDocument(result, includeQuery: includeQuery)
         switch format {
         case .json:
             context.out(JSONText.pretty(document))

@@ -14,6 +14,12 @@ public struct ItemDocument: JSONWritable {
         self.detail = detail
     }
 
+    /// `seek detail --format json`: the record with its full fields, as its provider's only source.
+    public init(detail: ItemDetail) {
+        let item = detail.item
+        self.init(MergedResult(item: item, score: 1, sources: [ResultSource(provider: item.provider, id: item.id, rank: 1)]), detail: detail)
+    }
+
     public func write(to writer: inout JSONWriter) {
         let item = result.item
         writer.object { writer in
@@ -124,6 +130,13 @@ public struct SearchDocument: JSONWritable {
         self.results = results
         self.outcomes = outcomes
         self.next = next
+    }
+
+    /// The document of a finished search; trending leaves out the query (`includeQuery: false`).
+    public init(_ result: SearchResult, includeQuery: Bool = true) {
+        self.init(
+            query: includeQuery ? result.query : nil, page: result.page, results: result.results,
+            outcomes: result.outcomes, next: result.next?.token)
     }
 
     public let query: String?

@@ -1,0 +1,191 @@
+import Foundation
+import MCP
+import SeekCore
+import SeekJSON
+import SeekSession
+import SeekStore
+
+/// What each tool does: the CLI's operation on the session (the same shared steps, the same JSON
+/// document), answered as structured content plus a short text summary. A bad argument or a call
+/// no provider answered is a result with `isError: true`; nothing here ends the session.
+struct ToolCalls: Sendable {
+    let session: SeekSession
+    /// Tools by name, for their argument lists.
+    let tools: [String: Tool]
+    /// Told what the user should know that is not a result (a history that cannot be written).
+    let diagnostics: @Sendable (String) -> Void
+
+    /// Suggestions asked of each provider, as `seek suggest` asks by default.
+    static let suggestionLimit = 10
+
+    func call(_ name: String, arguments: [String: Value]?) async throws -> CallTool.Result {
+        guard let tool = tools[name] else {
+            throw MCPError.invalidParams("unknown tool '\(name)' (tools: \(tools.keys.sorted().joined(separator: ", ")))")
+        }
+        do {
+            let arguments = try ToolArguments(arguments, accepted: ToolCatalog.argumentNames(of: tool), tool: name)
+            switch name {
+            case ToolCatalog.search: return try await search(arguments)
+            case ToolCatalog.detail: return try await detail(arguments)
+            case ToolCatalog.trending: return try await trending(arguments)
+            case ToolCatalog.suggest: return try await suggest(arguments)
+            case ToolCatalog.providers: return try providers()
+            case ToolCatalog.favoritesList: return try await favoritesList()
+            case ToolCatalog.favoritesAdd: return try await favoritesAdd(arguments)
+            case ToolCatalog.favoritesRemove: return try await favoritesRemove(arguments)
+            default: throw MCPError.invalidParams("unknown tool '\(name)'")
+            }
+        } catch let error as MCPError {
+            throw error
+        } catch {
+            return Self.failure(ToolFailure.from(error))
+        }
+    }
+
+    // MARK: Tools
+
+    /// `seek search QUERY --format json`: bangs, providers, limit, cursor and rank as the CLI takes them.
+    private func search(_ arguments: ToolArguments) async throws -> CallTool.Result {
+        let query = try arguments.requiredString("query")
+        let limit = try arguments.integer("limit", in: SeekSession.resultLimits, fallback: 20)
+        let ranking = try arguments.ranking()
+        let token = try arguments.string("cursor")
+        let scope = try session.searchScope(query: query, providers: try arguments.providers())
+        let cursor = try token.map { token throws(ToolFailure) in
+            do { return try SearchCursor(token: token) } catch { throw .invalidArgument("'cursor' is not a `next` from seek's search") }
+        }
+        let options = SearchOptions(
+            query: scope.text, providers: scope.selection.ids, limit: limit, cursor: cursor, ranking: ranking)
+        let result: SearchResult
+        do {
+            result = try await session.engine.search(options)
+        } catch let error as SeekError where error.kind == .invalidInput {
+            throw ToolFailure.invalidArgument(error.detail.isEmpty ? error.cause : error.detail)
+        }
+        await recordHistory(of: result)
+        try Self.requireAnswer(result.outcomes, explicit: scope.selection.explicit)
+        return try Self.success(SearchDocument(result), text: TextSummaries.search(result, includeQuery: true))
+    }
+
+    /// `seek detail ID --format json`.
+    private func detail(_ arguments: ToolArguments) async throws -> CallTool.Result {
+        let id = try session.itemID(try arguments.requiredString("id"))
+        let detail: ItemDetail
+        do {
+            detail = try await session.engine.detail(id, options: CallOptions())
+        } catch {
+            throw ToolFailure.failed(SeekError.wrap(error, provider: id.provider).description)
+        }
+        return try Self.success(ItemDocument(detail: detail), text: TextSummaries.detail(detail))
+    }
+
+    /// `seek trending --format json`: the search document without a query.
+    private func trending(_ arguments: ToolArguments) async throws -> CallTool.Result {
+        let limit = try arguments.integer("limit", in: SeekSession.resultLimits, fallback: 20)
+        let selection = try session.selection(try arguments.providers())
+        let result = try await session.trending(selection, limit: limit, options: CallOptions())
+        try Self.requireAnswer(result.outcomes, explicit: selection.explicit)
+        return try Self.success(SearchDocument(result, includeQuery: false), text: TextSummaries.search(result, includeQuery: false))
+    }
+
+    /// `seek suggest PREFIX --format json`.
+    private func suggest(_ arguments: ToolArguments) async throws -> CallTool.Result {
+        let prefix = try arguments.requiredString("prefix")
+        let selection = try session.selection(try arguments.providers())
+        let answer = try await session.suggest(prefix, selection, limit: Self.suggestionLimit, options: CallOptions())
+        let document = SuggestDocument(prefix: answer.prefix, suggestions: answer.suggestions, outcomes: answer.outcomes)
+        try Self.requireAnswer(document.outcomes, explicit: selection.explicit)
+        return try Self.success(document, text: TextSummaries.suggest(document))
+    }
+
+    /// `seek providers --format json`.
+    private func providers() throws -> CallTool.Result {
+        let documents = session.providerDocuments()
+        return try Self.success(["providers": documents], text: TextSummaries.providers(documents))
+    }
+
+    /// `seek favorites list --format json`.
+    private func favoritesList() async throws -> CallTool.Result {
+        try await favoritesResult(change: nil)
+    }
+
+    /// `seek favorites add ID`: a snapshot of the item's detail; adding it again changes nothing.
+    private func favoritesAdd(_ arguments: ToolArguments) async throws -> CallTool.Result {
+        let id = try session.itemID(try arguments.requiredString("id"))
+        let favorites = session.userState.favorites
+        if let present = try await userState({ try await favorites.favorite(id) }) {
+            return try await favoritesResult(change: "\(id) is already a favourite (\(TextSummaries.clip(present.title, to: 60))).")
+        }
+        let favorite: Favorite
+        do {
+            favorite = try await session.favoriteSnapshot(of: id, options: CallOptions())
+        } catch {
+            throw ToolFailure.failed(SeekError.wrap(error, provider: id.provider).description + " (not added)")
+        }
+        let added = try await userState { try await favorites.add(favorite) }
+        let change = added ? "Added \(id) (\(TextSummaries.clip(favorite.title, to: 60)))." : "\(id) is already a favourite."
+        return try await favoritesResult(change: change)
+    }
+
+    /// `seek favorites remove ID`: removing what is not a favourite changes nothing and is no error.
+    private func favoritesRemove(_ arguments: ToolArguments) async throws -> CallTool.Result {
+        let text = try arguments.requiredString("id")
+        guard let id = ItemID(parsing: text) else { throw ToolFailure.invalidArgument("'\(text)' is not a PROVIDER:ID item id") }
+        let favorites = session.userState.favorites
+        let removed = try await userState { try await favorites.remove(id) }
+        return try await favoritesResult(change: removed ? "Removed \(id)." : "\(id) is not a favourite (nothing removed).")
+    }
+
+    // MARK: Shared steps
+
+    /// The favourites as `{ "entries": [...] }`, with `change` leading the text.
+    private func favoritesResult(change: String?) async throws -> CallTool.Result {
+        let favorites = session.userState.favorites
+        let all = try await userState { try await favorites.all() }
+        return try Self.success(EntriesDocument(entries: all.map(FavoriteDocument.init)), text: TextSummaries.favorites(all, change: change))
+    }
+
+    /// `body`'s value; a database failure is a tool failure that says so.
+    private func userState<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw ToolFailure.failed("user state: \(error)")
+        }
+    }
+
+    /// Records a search in the history as the CLI does; a failure is a diagnostic, never the result.
+    private func recordHistory(of result: SearchResult) async {
+        do {
+            try await session.recordHistory(of: result)
+        } catch {
+            diagnostics("warning: could not record the search in the history: \(error)")
+        }
+    }
+
+    /// Fails when none of the outcomes that count answered (the CLI's exit 4), naming each provider
+    /// and its cause; some failing (exit 3) is a normal result whose document lists them.
+    static func requireAnswer(_ outcomes: [ProviderOutcome], explicit: Bool) throws(ToolFailure) {
+        guard CallVerdict(outcomes, explicit: explicit) == .noneAnswered else { return }
+        let counted = CallVerdict.counted(outcomes, explicit: explicit)
+        let causes = counted.map { "\($0.provider): \($0.status.rawValue): \($0.error?.cause ?? $0.status.rawValue)" }
+        throw .failed("no provider answered: " + causes.joined(separator: "; "))
+    }
+
+    /// A result whose structured content is `document`, the very JSON the CLI prints.
+    static func success(_ document: some JSONWritable, text: String) throws -> CallTool.Result {
+        let value: Value? = try DocumentValue.of(document)
+        return CallTool.Result(content: [.text(text: text, annotations: nil, _meta: nil)], structuredContent: value, isError: false)
+    }
+
+    static func failure(_ failure: ToolFailure) -> CallTool.Result {
+        CallTool.Result(content: [.text(text: failure.message, annotations: nil, _meta: nil)], isError: true)
+    }
+}
+
+/// A JSON document as an MCP value: the CLI's compact JSON text, decoded.
+enum DocumentValue {
+    static func of(_ document: some JSONWritable) throws -> Value {
+        try JSONDecoder().decode(Value.self, from: Data(JSONText.compact(document).utf8))
+    }
+}
