@@ -275,7 +275,7 @@ struct APIRoutes: Sendable {
 
     var clearHistory: Handler {
         { _, _ in
-            try await session.userState.history.clear()
+            try await session.clearHistory()
             return APIResponse.json(EntriesDocument<HistoryDocument>(entries: []))
         }
     }

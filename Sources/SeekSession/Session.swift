@@ -6,6 +6,7 @@ import SeekJSON
 import SeekHTTP
 import SeekResilience
 import SeekImageCache
+import SeekStore
 
 /// What every host opens once and closes once: the container with the providers, one HTTP client,
 /// the response and image caches, breakers, stats and the database. The CLI opens one per process;
@@ -19,6 +20,9 @@ public final class SeekSession: Sendable {
     public let userState: UserState
     private let transport: AsyncHTTPTransport
     private let closing = NIOLockedValueBox<Task<Void, Never>?>(nil)
+    /// The search last written to the history, and when: the same search again within a minute is
+    /// already the most recent entry, so a server answering it over and over writes it once.
+    private let lastRecorded = NIOLockedValueBox<(query: String, providers: [String], at: ContinuousClock.Instant)?>(nil)
 
     private init(container: Container, transport: AsyncHTTPTransport) throws {
         self.container = container
@@ -58,7 +62,20 @@ public final class SeekSession: Sendable {
     public func recordHistory(of result: SearchResult) async throws {
         let asked = Set(result.outcomes.map(\.provider))
         let providers = registry.ids.filter { asked.contains($0) }
+        let now = ContinuousClock.now
+        let repeated = lastRecorded.withLockedValue { last in
+            guard let last, last.query == result.query, last.providers == providers else { return false }
+            return now - last.at < .seconds(60)
+        }
+        guard !repeated else { return }
         try await userState.record(query: result.query, providers: providers)
+        lastRecorded.withLockedValue { $0 = (result.query, providers, now) }
+    }
+
+    /// Forgets every recent search (and that any was recorded lately).
+    public func clearHistory() async throws {
+        try await userState.history.clear()
+        lastRecorded.withLockedValue { $0 = nil }
     }
 
     /// Closes the session: waits for the response cache's pending writes, closes the database and
