@@ -44,6 +44,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk.git", from: "0.12.1"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // The contract and the engine: provider protocol, models, ids, errors, statuses, call options
@@ -134,8 +135,10 @@ let package = Package(
         .target(
             name: "SeekServer",
             dependencies: [
-                "SeekCore", "SeekJSON", "SeekConfig", "SeekSession", "SeekStore", "SeekImageCache", nioLocks,
+                "SeekCore", "SeekJSON", "SeekConfig", "SeekSession", "SeekStore", "SeekImageCache", "SeekMCP", nioLocks,
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -207,6 +210,7 @@ let package = Package(
             dependencies: [
                 "SeekServer", "SeekSession", "SeekTesting", nioLocks,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],

@@ -13,6 +13,8 @@ import ServiceLifecycle
 struct APIRoutes: Sendable {
     let session: SeekSession
     let cursors: CursorStore
+    /// Seek's MCP server on this session, for `POST /mcp`.
+    let mcp: MCPEndpoint
     /// How long a request may take to start its answer.
     let deadline: Duration
 
@@ -32,6 +34,7 @@ struct APIRoutes: Sendable {
         (.delete, "/api/v1/favorites/{id}"),
         (.get, "/api/v1/history"),
         (.delete, "/api/v1/history"),
+        (.post, "/mcp"),
         (.get, "/openapi.yaml"),
         (.get, "/healthz"),
     ]
@@ -54,6 +57,7 @@ struct APIRoutes: Sendable {
         case (.delete, "/api/v1/favorites/{id}"): removeFavorite
         case (.get, "/api/v1/history"): history
         case (.delete, "/api/v1/history"): clearHistory
+        case (.post, "/mcp"): mcpHandler
         case (.get, "/openapi.yaml"): openAPI
         case (.get, "/healthz"): health
         default: nil
@@ -281,6 +285,11 @@ struct APIRoutes: Sendable {
     }
 
     // MARK: Service
+
+    /// Streamable HTTP for MCP clients: the same tools and resources as `seek mcp`.
+    var mcpHandler: Handler {
+        { request, _ in try await mcp.respond(to: request) }
+    }
 
     var openAPI: Handler {
         { _, _ in

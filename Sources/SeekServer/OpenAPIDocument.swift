@@ -216,6 +216,22 @@ paths:
       responses:
         default: { $ref: '#/components/responses/Error' }
         '200': { $ref: '#/components/responses/History' }
+  /mcp:
+    post:
+      operationId: mcp
+      summary: Seek's MCP server (the tools and resources of `seek mcp`) over Streamable HTTP, stateless.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { type: object, description: A JSON-RPC 2.0 request or notification. }
+      responses:
+        default: { $ref: '#/components/responses/Error' }
+        '200':
+          description: The JSON-RPC response.
+          content:
+            application/json: { schema: { type: object } }
+        '202': { description: A notification was accepted. }
   /openapi.yaml:
     get:
       operationId: openapi

@@ -28,7 +28,8 @@ public struct SeekServer: Sendable {
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: RequestLimitsMiddleware())
-        APIRoutes(session: session, cursors: CursorStore(), deadline: requestDeadline).register(on: router)
+        APIRoutes(session: session, cursors: CursorStore(), mcp: MCPEndpoint(session: session), deadline: requestDeadline)
+            .register(on: router)
         return router
     }
 

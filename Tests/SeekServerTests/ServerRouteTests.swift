@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOConcurrencyHelpers
@@ -304,5 +305,52 @@ struct ServerRouteTests {
         let routed = Set(SeekServerRoutes.all.map { "\($0.method) \($0.path)" })
         #expect(!routed.isEmpty)
         #expect(documented == routed)
+    }
+}
+
+/// `POST /mcp`: the MCP server on the server's session, over Streamable HTTP.
+@Suite("seek serve: MCP over Streamable HTTP")
+struct MCPRouteTests {
+    static var headers: HTTPFields {
+        var fields: HTTPFields = [.contentType: "application/json", .accept: "application/json, text/event-stream"]
+        if let version = HTTPField.Name("MCP-Protocol-Version") { fields[version] = "2025-06-18" }
+        return fields
+    }
+
+    func post(_ client: any TestClientProtocol, _ json: String) async throws -> TestResponse {
+        try await client.execute(uri: "/mcp", method: .post, headers: Self.headers, body: ByteBuffer(string: json)) { $0 }
+    }
+
+    @Test("initialize, then tools/list names Seek's eight tools")
+    func listsTools() async throws {
+        let harness = try await ServerHarness.start()
+        let (initialized, listed) = try await harness.withRouter { client in
+            let initialized = try await post(client, #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#)
+            let listed = try await post(client, #"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#)
+            return (initialized, listed)
+        }
+        try await harness.stop()
+        #expect(initialized.status == .ok)
+        #expect((initialized.json?["result"] as? [String: Any])?["serverInfo"] != nil)
+        let tools = ((listed.json?["result"] as? [String: Any])?["tools"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(Set(tools) == ["search", "detail", "trending", "suggest", "providers", "favorites_list", "favorites_add", "favorites_remove"])
+    }
+
+    @Test("a tool call answers the CLI's document as structured content; a bad id is isError")
+    func callsTools() async throws {
+        let harness = try await ServerHarness.start()
+        harness.serveBooks()
+        let (search, bad) = try await harness.withRouter { client in
+            _ = try await post(client, #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#)
+            let search = try await post(client, #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"query":"harbor","providers":["openlibrary","aladin"]}}}"#)
+            let bad = try await post(client, #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"detail","arguments":{"id":"nocolon"}}}"#)
+            return (search, bad)
+        }
+        try await harness.stop()
+        let result = try #require(search.json?["result"] as? [String: Any])
+        let structured = try #require(result["structuredContent"] as? [String: Any])
+        #expect((structured["items"] as? [Any])?.count == 2)
+        #expect(result["isError"] as? Bool == false)
+        #expect((bad.json?["result"] as? [String: Any])?["isError"] as? Bool == true)
     }
 }
