@@ -5,6 +5,7 @@ import SeekCore
 import SeekLoopback
 import SeekMCP
 import SeekSession
+import SeekTesting
 import Synchronization
 
 /// A Seek MCP server on an in-memory transport with the SDK's client connected, over a session
@@ -104,34 +105,8 @@ enum Samples {
         #"{"numFound": \#(docs.count), "start": 0, "docs": [\#(docs.joined(separator: ","))]}"#
     }
 
-    static func aladinItem(isbn13: String, title: String, itemId: Int, pubDate: String = "2020-01-01") -> String {
-        """
-        {"title":"\(title)","link":"http://www.aladin.co.kr/shop/wproduct.aspx?ItemId=\(itemId)","author":"저자 (지은이)",
-         "pubDate":"\(pubDate)","isbn":"","isbn13":"\(isbn13)","itemId":\(itemId),
-         "cover":"https://image.aladin.co.kr/product/\(itemId)/cover.jpg","publisher":"출판사"}
-        """
-    }
 
-    static func aladin(_ items: [String]) -> String {
-        """
-        {"version":"20131101","totalResults":\(items.count),"startIndex":1,"itemsPerPage":\(items.count),
-         "query":"q","item":[\(items.joined(separator: ","))]}
-        """
-    }
 
-    static func giphy(_ ids: [String]) -> String {
-        let gifs = ids.map { id in
-            """
-            {"type":"gif","id":"\(id)","url":"https://giphy.com/gifs/\(id)","title":"GIF \(id)","rating":"g",
-             "images":{"fixed_width":{"url":"https://media.giphy.com/media/\(id)/200w.gif","width":"200","height":"150"},
-                       "original":{"url":"https://media.giphy.com/media/\(id)/giphy.gif","width":"480","height":"360"}}}
-            """
-        }
-        return """
-            {"data":[\(gifs.joined(separator: ","))],"pagination":{"total_count":\(ids.count),"count":\(ids.count),"offset":0},
-             "meta":{"status":200,"msg":"OK","response_id":"r"}}
-            """
-    }
 
     static let work = """
         {"title": "Fantastic Mr Fox", "key": "/works/OL45804W",
@@ -147,10 +122,10 @@ enum Samples {
             olDoc(1, title: "Quiet", isbns: ["0307352145", "9780307352149"], year: 2012, author: "Susan Cain"),
             olDoc(2, title: "Something Else", isbns: ["9780306406157"]),
         ])))
-        server.route("/aladin/ttb/api/ItemSearch.aspx", .json(aladin([
-            aladinItem(isbn13: "9780307352149", title: "콰이어트", itemId: 11, pubDate: "2013-01-05"),
+        server.route("/aladin/ttb/api/ItemSearch.aspx", .json(ProviderSamples.aladin([
+            ProviderSamples.aladinItem(isbn13: "9780307352149", title: "콰이어트", itemId: 11, pubDate: "2013-01-05"),
         ])))
-        server.route("/giphy/v1/gifs/search", .json(giphy([])))
+        server.route("/giphy/v1/gifs/search", .json(ProviderSamples.giphy([])))
     }
 
     /// Mr Fox's work and author at Open Library.

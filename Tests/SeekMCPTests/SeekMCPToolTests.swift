@@ -250,7 +250,7 @@ struct ItemToolTests {
     @Test("trending is the search document without a query")
     func trending() async throws {
         let harness = try await MCPHarness.start { server in
-            server.route("/giphy/v1/gifs/trending", .json(Samples.giphy(["t1", "t2"])))
+            server.route("/giphy/v1/gifs/trending", .json(ProviderSamples.giphy(["t1", "t2"])))
         }
         let result = try await harness.call("trending", ["providers": ["giphy"], "limit": 2])
         try await harness.stop()
