@@ -76,7 +76,9 @@ public struct AladinProvider: SearchProvider {
         let page = try Self.page(of: request)
         let limit = min(request.limit, Self.maxLimit)
         // Past the first 200 results Aladin serves nothing: an empty page, without a call.
-        guard (page - 1) * limit < Self.reachableResults else { return SearchPage(items: [], total: nil, next: nil) }
+        guard let offset = SearchRequest.checkedOffset(page: page, limit: limit), offset < Self.reachableResults else {
+            return SearchPage(items: [], total: nil, next: nil)
+        }
         let envelope = try await call(key, endpoint: "ItemSearch.aspx", query: [
             ("Query", query),
             ("QueryType", "Keyword"),
@@ -125,6 +127,25 @@ public struct AladinProvider: SearchProvider {
         return detail
     }
 
+    /// Whether `item` is the record of `requested` as Aladin looks books up: a 13-digit id by ISBN-13,
+    /// an ISBN-10 by the ISBN-13 it converts to (Aladin keys items by ISBN-13), other digits by itemId;
+    /// hyphens and spaces do not count.
+    public func isRecord(_ item: Item, of requested: ItemID) -> Bool {
+        guard item.id.provider == requested.provider, let (type, value) = Self.lookupKey(requested.value) else {
+            return item.id == requested
+        }
+        let identifiers = item.identifiers
+        switch type {
+        case "ISBN13":
+            return item.id.value == value || identifiers.isbn13.contains(value)
+        case "ISBN":
+            return identifiers.isbn10.contains(value)
+                || ISBN.isbn13(from: value).map { item.id.value == $0 || identifiers.isbn13.contains($0) } == true
+        default:
+            return item.id.value == value || identifiers.other["aladinItemId"] == value
+        }
+    }
+
     // MARK: - Plumbing
 
     private func requireKey() throws -> String {
@@ -165,10 +186,12 @@ public struct AladinProvider: SearchProvider {
     }
 
     /// The page a request asks for: its cursor (the page number a previous `next` gave), else its page.
+    /// A cursor past `SearchRequest.maxPage` is not one Aladin gave (it stops at page 200).
     static func page(of request: SearchRequest) throws -> Int {
         guard let cursor = request.cursor else { return request.page }
-        guard let page = Int(cursor), page >= 1 else {
-            throw SeekError(.invalidInput, provider: id, detail: "not an Aladin page cursor: \(cursor)")
+        guard let page = Int(cursor), (1...SearchRequest.maxPage).contains(page) else {
+            let shown = cursor.count > 40 ? String(cursor.prefix(40)) + "…" : cursor
+            throw SeekError(.invalidInput, provider: id, detail: "not an Aladin page cursor: \(shown)")
         }
         return page
     }

@@ -57,8 +57,11 @@ public struct JSONDeclaredProvider: SearchProvider {
         let template = declaration.searchURL
         let offsetPaging = descriptor.paging == .offset
         // The cursor is the next offset or page number, whichever the template pages by.
-        let page = offsetPaging ? request.offset / request.limit + 1 : request.cursor.flatMap { Int($0) }.map { max(1, $0) } ?? request.page
-        let offset = offsetPaging ? request.offset : (page - 1) * request.limit
+        // Both are bounded like the request's own: a forged cursor cannot make them overflow.
+        let cursorPage = request.cursor.flatMap { Int($0) }.map { min(max(1, $0), SearchRequest.maxPage) }
+        let page = offsetPaging ? request.offset / request.limit + 1 : cursorPage ?? request.page
+        let offset = offsetPaging
+            ? request.offset : SearchRequest.checkedOffset(page: page, limit: request.limit) ?? SearchRequest.maxOffset
         let url = try expand(template, "searchURL", [
             "query": query, "page": String(page), "offset": String(offset), "limit": String(request.limit),
         ])
@@ -72,6 +75,8 @@ public struct JSONDeclaredProvider: SearchProvider {
         } else if offsetPaging {
             let short = total == nil && elements.count < request.limit
             next = short ? nil : SearchPage.nextOffset(after: request, received: elements.count, total: total)
+        } else if SearchRequest.checkedOffset(page: page + 1, limit: request.limit) == nil {
+            next = nil  // As deep as seek pages.
         } else {
             next = Self.nextPage(page, received: elements.count, total: total, pageSize: declaration.pageSize)
         }
@@ -99,10 +104,10 @@ public struct JSONDeclaredProvider: SearchProvider {
         guard let record = declaration.detailPath.resolve(in: root), record.objectValue != nil else {
             throw failure(.undecodable, client.body("no record at \"\(declaration.detailPath)\"", response))
         }
-        // A record that does not repeat its id is still the one asked for.
-        var item = item(from: record, base: url)
+        // A record that does not repeat its id is taken as the one asked for; one that names another id
+        // keeps it, and the engine refuses it as not the record asked for.
+        let item = item(from: record, base: url)
             ?? Item(id: id, kind: declaration.kind, title: text(.title, in: record) ?? "(untitled)")
-        item.id = id
         var attributes: [String: String] = [:]
         for (name, spec) in declaration.attributes {
             attributes[name] = values(spec, in: record).first

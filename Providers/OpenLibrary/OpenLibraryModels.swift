@@ -61,7 +61,7 @@ private extension JSONValue {
     /// A JSON number without a fraction, else nil.
     var wholeNumber: Int? {
         guard case .number(let value) = self, value == value.rounded(), abs(value) < 9e15 else { return nil }
-        return Int(value)
+        return Int(checked: value)
     }
 }
 

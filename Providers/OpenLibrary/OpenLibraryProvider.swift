@@ -22,6 +22,9 @@ public struct OpenLibraryProvider: SearchProvider {
     /// Detail names at most this many authors, fetching at most `authorFetchWidth` at once.
     static let maxAuthors = 20
     static let authorFetchWidth = 4
+    /// The author lookups of one detail (names only: the record is already here) end after a quarter of
+    /// the detail's deadline, at most this long, and never after half of what is left of it.
+    public static let maxAuthorWait: Duration = .seconds(3)
 
     /// How the composition root builds this provider.
     public static let factory = ProviderFactory(id: "openlibrary") { try OpenLibraryProvider(environment: $0) }
@@ -127,15 +130,49 @@ public struct OpenLibraryProvider: SearchProvider {
         guard let olid = OpenLibraryID(parsing: id.value, kinds: [.work, .edition]) else {
             throw error(.invalidInput, "'\(id.value)' is not an Open Library work or edition id (OL…W or OL…M)")
         }
+        let start = ContinuousClock.now
+        let deadline = options.timeout ?? descriptor.defaultTimeout
+        let authorsDue = { Self.authorDeadline(start: start, deadline: deadline) }
         switch olid.kind {
-        case .edition: return try await editionDetail(olid)
-        case .work, .author: return try await workDetail(olid)
+        case .edition: return try await editionDetail(olid, asked: id, authorsDue: authorsDue)
+        case .work, .author: return try await workDetail(olid, asked: id, authorsDue: authorsDue)
         }
     }
 
-    private func workDetail(_ requested: OpenLibraryID) async throws -> ItemDetail {
-        let (olid, record) = try await fetchRecord(requested)
-        let authors = try await authorNames(record.authorKeys)
+    /// When the author lookups of a detail that started at `start` under `deadline` must end (`maxAuthorWait`).
+    public static func authorDeadline(start: ContinuousClock.Instant, deadline: Duration) -> ContinuousClock.Instant {
+        let now = ContinuousClock.now
+        let left = deadline - (now - start)
+        return now + max(.zero, min(deadline / 4, maxAuthorWait, left / 2))
+    }
+
+    /// Whether `item` is the record of `requested`: Open Library ids compare without regard to case or a
+    /// key path around them (`ol45804w`, `/works/OL45804W`).
+    public func isRecord(_ item: Item, of requested: ItemID) -> Bool {
+        let kinds = OpenLibraryID.Kind.allCases
+        guard item.id.provider == requested.provider,
+              let asked = OpenLibraryID(parsing: requested.value, kinds: kinds),
+              let answered = OpenLibraryID(parsing: item.id.value, kinds: kinds)
+        else { return item.id == requested }
+        return asked == answered
+    }
+
+    /// The id the record names itself by (its `key`), else the one it was fetched as; and the redirect
+    /// from the id asked for when Open Library sent seek elsewhere.
+    private func identity(of record: OpenLibraryRecord, fetched: OpenLibraryID, requested: OpenLibraryID, asked: ItemID)
+        -> (id: OpenLibraryID, redirect: ItemRedirect?)
+    {
+        let named = record.key.flatMap { OpenLibraryID(parsing: $0, kinds: OpenLibraryID.Kind.allCases) } ?? fetched
+        let redirect = fetched == requested ? nil : ItemRedirect(from: asked, to: ItemID(provider: Self.id, value: fetched.value))
+        return (named, redirect)
+    }
+
+    private func workDetail(
+        _ requested: OpenLibraryID, asked: ItemID, authorsDue: () -> ContinuousClock.Instant
+    ) async throws -> ItemDetail {
+        let (fetched, record) = try await fetchRecord(requested)
+        let (olid, redirect) = identity(of: record, fetched: fetched, requested: requested, asked: asked)
+        let authors = try await authorNames(record.authorKeys, until: authorsDue())
         let identifiers = Identifiers(other: ["openlibraryWork": olid.value])
         let item = Item(
             id: ItemID(provider: Self.id, value: olid.value), kind: .book, title: Self.title(record.title),
@@ -146,18 +183,23 @@ public struct OpenLibraryProvider: SearchProvider {
             item: item, description: Self.nonEmpty(record.description),
             contributors: authors.map { Contributor(name: $0, role: "author") },
             subjects: record.subjects.uniquedTrimmed(), publishDate: Self.nonEmpty(record.firstPublishDate),
-            attributes: attributes(record, requested: requested, resolved: olid))
+            attributes: attributes(record, requested: requested, resolved: fetched), redirect: redirect)
     }
 
-    private func editionDetail(_ requested: OpenLibraryID) async throws -> ItemDetail {
-        let (olid, record) = try await fetchRecord(requested)
+    private func editionDetail(
+        _ requested: OpenLibraryID, asked: ItemID, authorsDue: () -> ContinuousClock.Instant
+    ) async throws -> ItemDetail {
+        let (fetched, record) = try await fetchRecord(requested)
+        let (olid, redirect) = identity(of: record, fetched: fetched, requested: requested, asked: asked)
         let work = record.workKeys.lazy.compactMap { OpenLibraryID(parsing: $0, kinds: [.work]) }.first
         var authorKeys = record.authorKeys
+        let due = authorsDue()
         if authorKeys.isEmpty, let work {
-            // Some editions name no authors; their work does. Best effort: without it, no creators.
-            authorKeys = (try? await fetchRecord(work).record.authorKeys) ?? []
+            // Some editions name no authors; their work does. Best effort, within the author lookups'
+            // time: without it, no creators.
+            authorKeys = await Self.withinDeadline(due) { try await fetchRecord(work).record.authorKeys } ?? []
         }
-        let authors = try await authorNames(authorKeys)
+        let authors = try await authorNames(authorKeys, until: due)
         var identifiers = Identifiers(isbns: record.isbn13 + record.isbn10, other: ["openlibraryEdition": olid.value])
         identifiers.other["openlibraryWork"] = work?.value
         let item = Item(
@@ -171,7 +213,7 @@ public struct OpenLibraryProvider: SearchProvider {
             contributors: authors.map { Contributor(name: $0, role: "author") } + others,
             subjects: record.subjects.uniquedTrimmed(), publishers: record.publishers.uniquedTrimmed(),
             publishDate: Self.nonEmpty(record.publishDate), pageCount: record.numberOfPages.flatMap { $0 > 0 ? $0 : nil },
-            attributes: attributes(record, requested: requested, resolved: olid))
+            attributes: attributes(record, requested: requested, resolved: fetched), redirect: redirect)
     }
 
     private func attributes(_ record: OpenLibraryRecord, requested: OpenLibraryID, resolved: OpenLibraryID) -> [String: String] {
@@ -220,9 +262,9 @@ public struct OpenLibraryProvider: SearchProvider {
         }
     }
 
-    /// The authors' names in the given order, fetched a few at a time; an author that cannot be
-    /// fetched is left out rather than failing the detail.
-    func authorNames(_ keys: [String]) async throws -> [String] {
+    /// The authors' names in the given order, fetched a few at a time until `due`; an author that cannot
+    /// be fetched, or not by then, is left out rather than failing the detail.
+    func authorNames(_ keys: [String], until due: ContinuousClock.Instant) async throws -> [String] {
         var ids: [OpenLibraryID] = []
         for key in keys {
             if let id = OpenLibraryID(parsing: key, kinds: [.author]), !ids.contains(id) { ids.append(id) }
@@ -235,18 +277,32 @@ public struct OpenLibraryProvider: SearchProvider {
             var pending = Array(ids.enumerated()).reversed().map { $0 }
             for _ in 0..<Self.authorFetchWidth {
                 guard let (index, id) = pending.popLast() else { break }
-                group.addTask { (index, try? await fetchRecord(id).record.displayName) }
+                group.addTask { (index, await authorName(id, until: due)) }
             }
             for await (index, name) in group {
                 if names.indices.contains(index) { names[index] = name }
                 if let (index, id) = pending.popLast() {
-                    group.addTask { (index, try? await fetchRecord(id).record.displayName) }
+                    group.addTask { (index, await authorName(id, until: due)) }
                 }
             }
             return names
         }
         try Task.checkCancellation()
         return names.compactMap { $0 }.uniquedTrimmed()
+    }
+
+    /// An author's name, or nil when the record cannot be fetched by `due`.
+    private func authorName(_ id: OpenLibraryID, until due: ContinuousClock.Instant) async -> String? {
+        await Self.withinDeadline(due) { try await fetchRecord(id).record.displayName } ?? nil
+    }
+
+    /// `operation`'s value, or nil when it fails or `due` passes first (it is then cancelled, not awaited).
+    static func withinDeadline<T: Sendable>(
+        _ due: ContinuousClock.Instant, _ operation: @escaping @Sendable () async throws -> T
+    ) async -> T? {
+        let left = due - .now
+        guard left > .zero else { return nil }
+        return try? await Deadline.race(left, operation)
     }
 
     // MARK: Images

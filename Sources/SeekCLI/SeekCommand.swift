@@ -92,9 +92,7 @@ struct SelectionOptions: ParsableArguments {
         if let rating, !CompositionRoot.contentRatings.contains(rating.lowercased()) {
             throw ValidationError("--rating must be one of \(CompositionRoot.contentRatings.sorted().joined(separator: ", "))")
         }
-        if let timeout, !(timeout > 0 && timeout <= 3600) {
-            throw ValidationError("--timeout must be between 0 and 3600 seconds")
-        }
+        try TimeoutOption.validate(timeout)
     }
 
     var timeoutDuration: Duration? { Duration(timeoutSeconds: timeout) }
@@ -102,6 +100,16 @@ struct SelectionOptions: ParsableArguments {
     /// What each provider call of the command carries.
     var callOptions: CallOptions {
         CallOptions(rating: rating?.lowercased(), noCache: noCache, timeout: timeoutDuration)
+    }
+}
+
+/// `--timeout SECONDS`, shared by every command that calls providers.
+enum TimeoutOption {
+    /// Above 0 and at most an hour; NaN, infinity, -0 and 1e300 are refused (exit 64).
+    static func validate(_ timeout: Double?) throws {
+        if let timeout, !(timeout > 0 && timeout <= 3600) {
+            throw ValidationError("--timeout must be between 0 and 3600 seconds")
+        }
     }
 }
 

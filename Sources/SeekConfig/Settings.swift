@@ -37,7 +37,7 @@ public struct Settings: Sendable {
         guard let seconds = value.doubleValue, seconds > 0, seconds <= 3600 else {
             throw SeekError(.configuration, provider: id, detail: "providers.\(id).timeout must be a number of seconds between 0 and 3600")
         }
-        return .milliseconds(Int64((seconds * 1000).rounded()))
+        return .seconds(clamping: seconds)
     }
 
     /// A number setting from a provider's section of the config file.

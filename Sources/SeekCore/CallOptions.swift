@@ -129,13 +129,23 @@ extension ProviderResponse {
 }
 
 extension SearchProvider {
-    /// Answers `request` by calling the matching requirement.
+    /// Answers `request` by calling the matching requirement. A detail is checked to be the record
+    /// asked for (`ItemDetail.verify`) before any middleware sees it, so a wrong record is a failure
+    /// to the breaker and is never cached.
     public func respond(to request: ProviderRequest, options: CallOptions) async throws -> ProviderResponse {
         switch request {
         case .search(let search): .page(try await self.search(search, options: options))
-        case .detail(let id): .detail(try await detail(id, options: options))
+        case .detail(let id): .detail(try await verifiedDetail(id, options: options))
         case .trending(let limit): .page(try await trending(limit: limit, options: options))
         case .suggest(let prefix, let limit): .suggestions(try await suggest(prefix, limit: limit, options: options))
         }
+    }
+}
+
+extension SearchProvider {
+    fileprivate func verifiedDetail(_ id: ItemID, options: CallOptions) async throws -> ItemDetail {
+        let detail = try await detail(id, options: options)
+        try detail.verify(answers: id, from: self)
+        return detail
     }
 }

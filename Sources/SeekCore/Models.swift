@@ -132,10 +132,14 @@ public struct ItemDetail: Sendable, Hashable, Codable {
     public var pageCount: Int?
     /// Provider-specific facts worth showing (price, sales point, category, rating, …).
     public var attributes: [String: String]
+    /// Set when the id asked for led the provider to another record (a merged Open Library work):
+    /// the id asked for and the id it was redirected to, which `item` must then carry.
+    public var redirect: ItemRedirect?
 
     public init(
         item: Item, description: String? = nil, contributors: [Contributor] = [], subjects: [String] = [],
-        publishers: [String] = [], publishDate: String? = nil, pageCount: Int? = nil, attributes: [String: String] = [:]
+        publishers: [String] = [], publishDate: String? = nil, pageCount: Int? = nil, attributes: [String: String] = [:],
+        redirect: ItemRedirect? = nil
     ) {
         self.item = item
         self.description = description
@@ -145,6 +149,19 @@ public struct ItemDetail: Sendable, Hashable, Codable {
         self.publishDate = publishDate
         self.pageCount = pageCount
         self.attributes = attributes
+        self.redirect = redirect
+    }
+}
+
+/// A provider's word that the id asked for now lives under another id: `from` exactly as it was
+/// asked (the `ItemID` the provider was given), `to` the record it fetched instead.
+public struct ItemRedirect: Sendable, Hashable, Codable {
+    public var from: ItemID
+    public var to: ItemID
+
+    public init(from: ItemID, to: ItemID) {
+        self.from = from
+        self.to = to
     }
 }
 
@@ -159,18 +176,39 @@ public struct SearchRequest: Sendable, Hashable {
     /// ISO 639-1 language preference, when the user gave one.
     public var language: String?
 
+    /// `page` and `limit` are clamped to `1...maxPage` and `1...maxLimit`, so that no arithmetic on
+    /// them can overflow; hosts reject deeper pages before asking (`checkedOffset(page:limit:)`).
     public init(query: String, page: Int = 1, cursor: String? = nil, limit: Int = 20, language: String? = nil) {
         self.query = query
-        self.page = max(1, page)
+        self.page = min(max(1, page), Self.maxPage)
         self.cursor = cursor
-        self.limit = max(1, limit)
+        self.limit = min(max(1, limit), Self.maxLimit)
         self.language = language
     }
 
-    /// The 0-based offset of the first wanted result: the cursor when it is an offset, else from the page.
+    /// How deep seek pages: the first result of a page (or an offset cursor) is at most this far in.
+    /// Past it no provider serves anything useful (Aladin stops at 200, GIPHY at 5,000) and a forged
+    /// `--page` or cursor must not make arithmetic overflow.
+    public static let maxOffset = 100_000
+    /// The largest page a request carries (a page of one result at `maxOffset`).
+    public static let maxPage = maxOffset + 1
+    /// The largest page size a request carries.
+    public static let maxLimit = 1000
+
+    /// The offset of the first result of `page` (1-based) at `limit` a page: `(page − 1) × limit`, or nil
+    /// when the page is below 1, the limit below 1, or the offset past `maxOffset` (overflow included).
+    public static func checkedOffset(page: Int, limit: Int) -> Int? {
+        guard page >= 1, limit >= 1 else { return nil }
+        let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: limit)
+        guard !overflow, offset <= maxOffset else { return nil }
+        return offset
+    }
+
+    /// The 0-based offset of the first wanted result: the cursor when it is an offset, else from the page;
+    /// never more than `maxOffset`.
     public var offset: Int {
-        if let cursor, let value = Int(cursor), value >= 0 { return value }
-        return (page - 1) * limit
+        if let cursor, let value = Int(cursor), value >= 0 { return min(value, Self.maxOffset) }
+        return Self.checkedOffset(page: page, limit: limit) ?? Self.maxOffset
     }
 }
 
@@ -192,9 +230,11 @@ public struct SearchPage: Sendable, Hashable {
     }
 
     /// The next cursor for offset-paged providers: `offset + count` unless the end is reached.
+    /// Paging stops at `SearchRequest.maxOffset`.
     public static func nextOffset(after request: SearchRequest, received: Int, total: Int?, ceiling: Int? = nil) -> String? {
         guard received > 0 else { return nil }
-        let next = request.offset + received
+        let (next, overflow) = request.offset.addingReportingOverflow(received)
+        guard !overflow, next <= SearchRequest.maxOffset else { return nil }
         if let total, next >= total { return nil }
         if let ceiling, next >= ceiling { return nil }
         return String(next)

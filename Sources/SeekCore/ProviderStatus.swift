@@ -46,5 +46,5 @@ public struct ProviderOutcome: Sendable, Hashable {
         self.total = total
     }
 
-    public var elapsedMilliseconds: Int { Int((elapsed.seconds * 1000).rounded()) }
+    public var elapsedMilliseconds: Int { elapsed.wholeMilliseconds }
 }

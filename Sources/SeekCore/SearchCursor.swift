@@ -95,7 +95,7 @@ public struct SearchCursor: Sendable, Hashable, Codable {
         guard let data = Data(base64Encoded: base64) else { throw invalid }
         var reader = ByteReader(bytes: Array(data))
         guard reader.byte() == Self.version,
-              let page = reader.varint(), page >= 1, page <= UInt64(Int32.max),
+              let page = reader.varint(), page >= 1, page <= UInt64(SearchRequest.maxPage),
               let count = reader.varint(), count <= UInt64(Self.maxProviders)
         else { throw invalid }
         var positions: [String: String] = [:]
@@ -114,6 +114,38 @@ public struct SearchCursor: Sendable, Hashable, Codable {
             seen.insert(value)
         }
         self.init(positions: positions, page: Int(page), seen: seen)
+    }
+}
+
+extension SearchCursor {
+    /// Throws `.invalidInput` ("not a cursor from seek") unless this cursor is one seek could have made
+    /// for `providers` at `limit` results a page: its page within `SearchRequest.maxOffset` results, each
+    /// offset-paged provider's position a number from 0 to that, each page-paged provider's a page
+    /// within it. Opaque (`.cursor`-paged) positions are the provider's to judge.
+    public func validate(for providers: [any SearchProvider], limit: Int) throws {
+        func invalid(_ reason: String) -> SeekError {
+            SeekError(.invalidInput, detail: "not a cursor from seek: \(reason)")
+        }
+        guard SearchRequest.checkedOffset(page: page, limit: limit) != nil else {
+            throw invalid("its page \(page) at \(limit) results a page is past the first \(SearchRequest.maxOffset) results")
+        }
+        for provider in providers {
+            let id = provider.descriptor.id
+            guard let position = positions[id] else { continue }
+            let shown = position.count > 40 ? String(position.prefix(40)) + "…" : position
+            switch provider.descriptor.paging {
+            case .offset:
+                guard let offset = Int(position), (0...SearchRequest.maxOffset).contains(offset) else {
+                    throw invalid("\(id)'s offset '\(shown)' is not a number from 0 to \(SearchRequest.maxOffset)")
+                }
+            case .page:
+                guard let page = Int(position), SearchRequest.checkedOffset(page: page, limit: limit) != nil else {
+                    throw invalid("\(id)'s page '\(shown)' is not a page from 1 within the first \(SearchRequest.maxOffset) results")
+                }
+            case .cursor:
+                continue
+            }
+        }
     }
 }
 

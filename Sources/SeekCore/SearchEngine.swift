@@ -180,6 +180,15 @@ public struct SearchEngine: Sendable {
             providers = providers.filter { cursor.positions[$0.descriptor.id] != nil }
         }
         let page = cursor?.page ?? options.page
+        // The limit each request carries (`SearchRequest` clamps it the same way).
+        let limit = min(max(1, options.limit), SearchRequest.maxLimit)
+        if let cursor {
+            try cursor.validate(for: providers, limit: limit)
+        } else if page > 1, SearchRequest.checkedOffset(page: page, limit: limit) == nil {
+            throw SeekError(
+                .invalidInput,
+                detail: "page \(page) at \(limit) results a page starts past the first \(SearchRequest.maxOffset) results, as deep as seek pages")
+        }
         let pipeline = self.pipeline
         let call = options.call
         let answers = await collect(providers, timeout: options.timeout) { provider in
@@ -231,13 +240,19 @@ public struct SearchEngine: Sendable {
     }
 
     /// The detail record of `id` from its provider, through the middleware, under the provider's deadline.
+    /// The record is checked to be the one asked for (`ItemDetail.verify`).
     public func detail(_ id: ItemID, options: CallOptions = CallOptions()) async throws -> ItemDetail {
+        try await detailAnswer(id, options: options).result.get()
+    }
+
+    /// `detail(_:options:)` with how the call went (its typed error, its elapsed time), for hosts that
+    /// report the provider's outcome. Throws only when no registered provider has `id`'s prefix.
+    public func detailAnswer(_ id: ItemID, options: CallOptions = CallOptions()) async throws -> ProviderAnswer<ItemDetail> {
         let provider = try registry.require(id.provider)
         let pipeline = self.pipeline
-        let answer = await Self.call(provider, timeout: timeout(for: provider, override: options.timeout)) { provider in
+        return await Self.call(provider, timeout: timeout(for: provider, override: options.timeout)) { provider in
             try await pipeline.detail(id, on: provider, options: options)
         }
-        return try answer.result.get()
     }
 
     /// The generic fan-out: each provider's value or typed failure, with its elapsed time, in provider order.

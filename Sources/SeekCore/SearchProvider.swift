@@ -52,12 +52,18 @@ public protocol SearchProvider: Sendable {
     func imageURL(for item: Item, size: ImageSize) -> URL?
     func trending(limit: Int, options: CallOptions) async throws -> SearchPage
     func suggest(_ prefix: String, limit: Int, options: CallOptions) async throws -> [String]
+    /// Whether `item` is the record of `requested` as this provider means its ids: a provider that
+    /// normalises ids (case, an ISBN-10 answered under its ISBN-13) says here which ones are the same.
+    /// Defaults to the same provider and the same value.
+    func isRecord(_ item: Item, of requested: ItemID) -> Bool
 }
 
 extension SearchProvider {
     public var isConfigured: Bool { true }
 
     public func answerScope(_ options: CallOptions) -> String { endpoint }
+
+    public func isRecord(_ item: Item, of requested: ItemID) -> Bool { item.id == requested }
 
     public func imageURL(for item: Item, size: ImageSize) -> URL? {
         item.image(size)?.url
@@ -92,4 +98,20 @@ extension SearchProvider {
 
     /// The answer scope under the default options.
     public var answerScope: String { answerScope(CallOptions()) }
+}
+
+extension ItemDetail {
+    /// Throws unless this is the record of `requested` as `provider` means its ids, or of the id the
+    /// provider says `requested` was redirected to: an upstream that answers with another record
+    /// must not have it shown under the id asked for. The error is `.undecodable`, naming both ids.
+    public func verify(answers requested: ItemID, from provider: any SearchProvider) throws {
+        var expected = requested
+        if let redirect, redirect.from == requested { expected = redirect.to }
+        guard provider.isRecord(item, of: expected) else {
+            let asked = expected == requested ? "\(requested)" : "\(requested) (redirected to \(expected))"
+            throw SeekError(
+                .undecodable, provider: provider.descriptor.id,
+                detail: "asked for \(asked) but the answer is the record of \(item.id)")
+        }
+    }
 }

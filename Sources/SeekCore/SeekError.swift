@@ -87,8 +87,11 @@ public struct SeekError: Error, Sendable, Hashable, CustomStringConvertible {
         return wrapped
     }
 
+    /// A number of seconds (or any count) as people read it: `30`, `2.5`; a value too large to write in
+    /// digits in Swift's shortest form (`1e+19`). Never traps, whatever the value.
     public static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+        guard let whole = Int(checked: seconds), abs(seconds) < 1e15 else { return seconds.description }
+        return Double(whole) == seconds ? String(whole) : String(format: "%.1f", seconds)
     }
 
     static func timestamp(_ date: Date) -> String {

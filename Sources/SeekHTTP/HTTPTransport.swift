@@ -49,7 +49,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
         do {
             // AsyncHTTPClient's deadline covers connecting and the response head (and reports why a
             // connection failed); the outer deadline, a little later, also bounds the body.
-            let headDeadline = NIODeadline.now() + .nanoseconds(Int64(request.timeout.seconds * 1e9))
+            let headDeadline = NIODeadline.now() + .nanoseconds(Self.nanoseconds(request.timeout))
             return try await Deadline.race(request.timeout + .milliseconds(250)) {
                 let response = try await client.execute(prepared, deadline: headDeadline)
                 if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
@@ -75,6 +75,12 @@ public final class AsyncHTTPTransport: HTTPTransport {
         } catch {
             throw SeekError(.network, detail: "\(Self.describe(error)) (\(printable))")
         }
+    }
+
+    /// A request's timeout in nanoseconds for NIO, clamped to 0…a day (timeouts are validated far below).
+    static func nanoseconds(_ timeout: Duration) -> Int64 {
+        let (seconds, attoseconds) = Duration.seconds(clamping: timeout.seconds, maximum: 86_400).components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
     static func map(_ error: HTTPClientError, url: String, timeout: Duration) -> SeekError {
@@ -127,12 +133,22 @@ public enum HTTPDate {
 }
 
 extension HTTPResponse {
-    /// `Retry-After` in seconds from now: delta-seconds or an HTTP date.
-    public func retryAfter(now: Date = Date()) -> Double? {
-        guard let value = header("retry-after")?.trimmed() else { return nil }
-        if let seconds = Double(value), seconds >= 0 { return seconds }
-        guard let date = HTTPDate.parse(value) else { return nil }
-        return max(0, date.timeIntervalSince(now))
-    }
+    /// The longest `Retry-After` taken as said: a day. A server asking for longer (`9223372036854775806`,
+    /// `1e19`, a date in the year 9999) gets a day; nobody waits on it longer than that anyway.
+    public static let maxRetryAfterSeconds: Double = 86_400
 
+    /// `Retry-After` in seconds from now (delta-seconds or an HTTP date), capped at `maxRetryAfterSeconds`.
+    /// Nil when there is none or it is not a number ≥ 0 or a date (`-1`, `nan`, empty).
+    public func retryAfter(now: Date = Date()) -> Double? {
+        guard let value = header("retry-after")?.trimmed(), !value.isEmpty else { return nil }
+        if let seconds = Double(value) {
+            guard !seconds.isNaN, seconds >= 0 else { return nil }
+            // `+ 0` turns -0 into 0; infinity and anything huge become the cap.
+            return min(seconds, Self.maxRetryAfterSeconds) + 0
+        }
+        guard let date = HTTPDate.parse(value) else { return nil }
+        let seconds = date.timeIntervalSince(now)
+        guard seconds.isFinite else { return nil }
+        return min(max(0, seconds), Self.maxRetryAfterSeconds)
+    }
 }

@@ -26,6 +26,8 @@ public struct ImageCacheConfiguration: Sendable, Hashable {
     public static let defaultDiskLimitMB = 256
     /// The environment variable (seconds) that overrides `imageCache.ttlDays`.
     public static let ttlVariable = "SEEK_IMAGE_CACHE_TTL"
+    /// The longest an image stays valid: ten years (`SEEK_IMAGE_CACHE_TTL` seconds, `ttlDays` days).
+    public static let maxTimeToLive: TimeInterval = 3650 * 86_400
 
     public init(
         directory: URL?, memoryLimitBytes: Int = defaultMemoryLimitMB * 1024 * 1024, memoryCountLimit: Int = 500,
@@ -50,26 +52,32 @@ public struct ImageCacheConfiguration: Sendable, Hashable {
         self.init(directory: settings.cacheDirectory.appendingPathComponent("images"))
         let section = settings.file["imageCache"]
         if let text = settings.string(Self.ttlVariable) {
-            guard let seconds = Double(text.trimmed()), seconds > 0, seconds.isFinite else {
-                throw SeekError(.configuration, detail: "\(Self.ttlVariable) must be a positive number of seconds (got \(text))")
+            guard let seconds = Double(text.trimmed()), seconds > 0, seconds <= Self.maxTimeToLive else {
+                throw SeekError(
+                    .configuration,
+                    detail: "\(Self.ttlVariable) must be a number of seconds above 0 and at most \(SeekError.format(Self.maxTimeToLive)) (ten years), got \(text)")
             }
             timeToLive = seconds
-        } else if let days = try Self.number(section, "ttlDays", allowZero: false) {
+        } else if let days = try Self.number(section, "ttlDays", allowZero: false, maximum: Self.maxTimeToLive / 86_400) {
             timeToLive = days * 86_400
         }
-        if let megabytes = try Self.number(section, "diskLimitMB", allowZero: false) {
-            diskLimitBytes = Int(megabytes * 1024 * 1024)
+        if let megabytes = try Self.number(section, "diskLimitMB", allowZero: false, maximum: Self.maxLimitMB) {
+            diskLimitBytes = Int(saturating: megabytes * 1024 * 1024)
         }
-        if let megabytes = try Self.number(section, "memoryLimitMB", allowZero: true) {
-            memoryLimitBytes = Int(megabytes * 1024 * 1024)
+        if let megabytes = try Self.number(section, "memoryLimitMB", allowZero: true, maximum: Self.maxLimitMB) {
+            memoryLimitBytes = Int(saturating: megabytes * 1024 * 1024)
         }
     }
 
-    private static func number(_ section: JSONValue?, _ key: String, allowZero: Bool) throws -> Double? {
+    /// The largest disk or memory limit, in megabytes (a petabyte: past it a limit is a typo).
+    static let maxLimitMB: Double = 1_000_000_000
+
+    private static func number(_ section: JSONValue?, _ key: String, allowZero: Bool, maximum: Double) throws -> Double? {
         guard let value = section?[key], value != .null else { return nil }
-        guard let number = value.doubleValue, number.isFinite, allowZero ? number >= 0 : number > 0, number < 1e9 else {
-            let wanted = allowZero ? "a number of 0 or more" : "a positive number"
-            throw SeekError(.configuration, detail: "imageCache.\(key) in the config file must be \(wanted)")
+        guard let number = value.doubleValue, allowZero ? number >= 0 : number > 0, number <= maximum else {
+            let wanted = allowZero ? "a number from 0" : "a number above 0 and"
+            throw SeekError(
+                .configuration, detail: "imageCache.\(key) in the config file must be \(wanted) at most \(SeekError.format(maximum))")
         }
         return number
     }

@@ -71,8 +71,8 @@ public enum JSONValue: Sendable, Hashable, Codable {
     }
 
     public var intValue: Int? {
-        guard let value = doubleValue, value.isFinite, abs(value) < 9e15 else { return nil }
-        return Int(value)
+        guard let value = doubleValue, abs(value) < 9e15 else { return nil }
+        return Int(checked: value)
     }
 
     public var arrayValue: [JSONValue]? {

@@ -70,13 +70,18 @@ struct ToolCalls: Sendable {
     /// `seek detail ID --format json`.
     private func detail(_ arguments: ToolArguments) async throws -> CallTool.Result {
         let id = try session.itemID(try arguments.requiredString("id"))
-        let detail: ItemDetail
+        let answer: ProviderAnswer<ItemDetail>
         do {
-            detail = try await session.engine.detail(id, options: CallOptions())
+            answer = try await session.engine.detailAnswer(id, options: CallOptions())
         } catch {
             throw ToolFailure.failed(SeekError.wrap(error, provider: id.provider).description)
         }
-        return try Self.success(ItemDocument(detail: detail), text: TextSummaries.detail(detail))
+        switch answer.result {
+        case .success(let detail):
+            return try Self.success(DetailDocument(id: id, answer: answer), text: TextSummaries.detail(detail))
+        case .failure(let error):
+            throw ToolFailure.failed(error.description)
+        }
     }
 
     /// `seek trending --format json`: the search document without a query.

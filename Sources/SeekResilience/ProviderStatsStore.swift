@@ -92,7 +92,7 @@ public struct ProviderStatsStore: Sendable {
     public func record(provider: String, status: ProviderStatus, elapsed: Duration, count: Int, error: SeekError?) {
         let text = error.map { Self.shorten(Redaction.redact($0.cause, secrets: [])) }
         let record = ProviderCallRecord(
-            at: now(), status: status, elapsedMs: Int((elapsed.seconds * 1000).rounded()), count: count, error: text)
+            at: now(), status: status, elapsedMs: elapsed.wholeMilliseconds, count: count, error: text)
         let window = self.window
         if let url, let size = StatsLog.append(Self.line(provider: provider, record), to: url) {
             if size > compactionBytes { StatsLog.compact(url) { Self.compacted($0, window: window) } }

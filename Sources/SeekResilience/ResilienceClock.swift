@@ -22,8 +22,9 @@ public struct ResilienceClock: Sendable {
 }
 
 extension Duration {
-    /// A duration from a number of seconds (negative values count as zero).
+    /// A duration from a number of seconds: negative values and NaN count as zero, huge ones and infinity
+    /// as `Duration.clampingLimitSeconds` (see `seconds(clamping:)`), so no value can trap.
     static func seconds(double seconds: Double) -> Duration {
-        .nanoseconds(Int64((max(0, seconds) * 1e9).rounded()))
+        .seconds(clamping: seconds)
     }
 }

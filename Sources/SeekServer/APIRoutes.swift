@@ -179,11 +179,9 @@ struct APIRoutes: Sendable {
     var detail: Handler {
         { request, context in
             let id = try itemID(context.parameters.get("id"), session: session)
-            let detail = try await session.engine.detail(id, options: try Parameters(request).callOptions())
-            let result = MergedResult(item: detail.item, score: 1, sources: [
-                ResultSource(provider: detail.item.provider, id: detail.item.id, rank: 1),
-            ])
-            return APIResponse.json(ItemDocument(result, detail: detail))
+            let answer = try await session.engine.detailAnswer(id, options: try Parameters(request).callOptions())
+            if case .failure(let error) = answer.result { throw APIError.from(error) }
+            return APIResponse.json(DetailDocument(id: id, answer: answer))
         }
     }
 

@@ -72,24 +72,29 @@ public struct ResilienceServices: Sendable {
 
     func retryPolicy(for id: String) throws -> RetryPolicy {
         guard let value = settings.file["providers"]?[id]?["retries"] else { return RetryPolicy() }
-        guard let retries = value.doubleValue, retries >= 0, retries <= 10, retries == retries.rounded() else {
+        guard let number = value.doubleValue, number >= 0, number <= 10, number == number.rounded(),
+              let retries = Int(checked: number)
+        else {
             throw SeekError(.configuration, provider: id, detail: "providers.\(id).retries must be a whole number from 0 to 10")
         }
-        return RetryPolicy(maxAttempts: Int(retries) + 1)
+        return RetryPolicy(maxAttempts: retries + 1)
     }
 
     // MARK: Breaker
 
     func breakerPolicy(for provider: any SearchProvider) throws -> BreakerPolicy {
         let id = provider.descriptor.id
-        let lease = Duration.seconds(max(30, 2 * provider.descriptor.defaultTimeout.seconds.rounded(.up)))
+        let lease = Duration.seconds(clamping: max(30, 2 * provider.descriptor.defaultTimeout.seconds.rounded(.up)))
         guard let object = settings.file["providers"]?[id]?["breaker"] else { return BreakerPolicy(probeLease: lease) }
-        func number(_ key: String, _ range: ClosedRange<Double>) throws -> Double? {
+        func number(_ key: String, _ range: ClosedRange<Int>, whole: Bool = false) throws -> Double? {
             guard let value = object[key] else { return nil }
-            guard let number = value.doubleValue, range.contains(number) else {
+            guard let number = value.doubleValue, Double(range.lowerBound) <= number, number <= Double(range.upperBound),
+                  !whole || number == number.rounded()
+            else {
+                let kind = whole ? "a whole number" : "a number"
                 throw SeekError(
                     .configuration, provider: id,
-                    detail: "providers.\(id).breaker.\(key) must be a number from \(Int(range.lowerBound)) to \(Int(range.upperBound))")
+                    detail: "providers.\(id).breaker.\(key) must be \(kind) from \(range.lowerBound) to \(range.upperBound)")
             }
             return number
         }
@@ -97,9 +102,9 @@ public struct ResilienceServices: Sendable {
             throw SeekError(.configuration, provider: id, detail: "providers.\(id).breaker must be an object such as {\"failures\": 3, \"backoff\": 30}")
         }
         let defaults = BreakerPolicy()
-        let failures = try number("failures", 1...100).map(Int.init) ?? defaults.failureThreshold
-        let backoff = try number("backoff", 0...86_400).map { Duration.milliseconds(Int64($0 * 1000)) } ?? defaults.baseBackoff
-        let maxBackoff = try number("maxBackoff", 0...604_800).map { Duration.milliseconds(Int64($0 * 1000)) } ?? max(defaults.maxBackoff, backoff)
+        let failures = try number("failures", 1...100, whole: true).flatMap { Int(checked: $0) } ?? defaults.failureThreshold
+        let backoff = try number("backoff", 0...86_400).map { Duration.seconds(clamping: $0) } ?? defaults.baseBackoff
+        let maxBackoff = try number("maxBackoff", 0...604_800).map { Duration.seconds(clamping: $0) } ?? max(defaults.maxBackoff, backoff)
         return BreakerPolicy(failureThreshold: failures, baseBackoff: backoff, maxBackoff: maxBackoff, probeLease: lease)
     }
 

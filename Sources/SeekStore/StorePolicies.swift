@@ -30,24 +30,33 @@ public struct CachePolicy: Sendable, Hashable {
         self.bypassReads = bypassReads
     }
 
+    /// The longest a cached answer may be kept fresh or stale: ten years, in seconds and in days.
+    public static let maxTTL: TimeInterval = 3650 * 86_400
+    public static let maxStaleDays: Double = 3650
+
     /// From settings: `SEEK_SEARCH_CACHE_TTL` / `SEEK_DETAIL_CACHE_TTL` (seconds) over the config file's
     /// `cache.searchTTL` / `cache.detailTTL`; `SEEK_CACHE_MAX_STALE_DAYS` over `cache.maxStaleDays`;
-    /// `SEEK_NO_CACHE=1` bypasses reads. A value that is not a number ≥ 0 is a configuration error.
+    /// `SEEK_NO_CACHE=1` bypasses reads. A value that is not a number from 0 to ten years (NaN, infinity,
+    /// 1e300, a negative number, an empty string) is a configuration error.
     public init(settings: Settings) throws {
-        func seconds(_ variable: String, key: String, scale: Double = 1, default fallback: TimeInterval) throws -> TimeInterval {
+        func seconds(_ variable: String, key: String, upTo limit: Double, unit: String, scale: Double = 1,
+                     default fallback: TimeInterval) throws -> TimeInterval {
             let raw: JSONValue? = settings.string(variable).map(JSONValue.string) ?? settings.file["cache"]?[key]
             guard let raw else { return fallback }
-            guard let value = raw.doubleValue, value.isFinite, value >= 0 else {
+            guard let value = raw.doubleValue, value >= 0, value <= limit else {
                 let shown = raw.stringValue ?? "a non-number"
-                throw SeekError(.configuration, detail: "\(variable) (config cache.\(key)) must be a number ≥ 0, not '\(shown)'")
+                throw SeekError(
+                    .configuration,
+                    detail: "\(variable) (config cache.\(key)) must be a number of \(unit) from 0 to \(SeekError.format(limit)) (ten years), not '\(shown)'")
             }
-            return value * scale
+            return value * scale + 0
         }
         self.init(
-            searchTTL: try seconds("SEEK_SEARCH_CACHE_TTL", key: "searchTTL", default: Self.defaultSearchTTL),
-            detailTTL: try seconds("SEEK_DETAIL_CACHE_TTL", key: "detailTTL", default: Self.defaultDetailTTL),
+            searchTTL: try seconds("SEEK_SEARCH_CACHE_TTL", key: "searchTTL", upTo: Self.maxTTL, unit: "seconds", default: Self.defaultSearchTTL),
+            detailTTL: try seconds("SEEK_DETAIL_CACHE_TTL", key: "detailTTL", upTo: Self.maxTTL, unit: "seconds", default: Self.defaultDetailTTL),
             maxStaleAge: try seconds(
-                "SEEK_CACHE_MAX_STALE_DAYS", key: "maxStaleDays", scale: 86_400, default: Self.defaultMaxStaleAge),
+                "SEEK_CACHE_MAX_STALE_DAYS", key: "maxStaleDays", upTo: Self.maxStaleDays, unit: "days", scale: 86_400,
+                default: Self.defaultMaxStaleAge),
             bypassReads: StoreSettings.isTrue(settings.string("SEEK_NO_CACHE")))
     }
 
@@ -72,11 +81,13 @@ public enum StoreSettings {
     public static func historyLimit(_ settings: Settings) throws -> Int {
         let raw: JSONValue? = settings.string("SEEK_HISTORY_LIMIT").map(JSONValue.string) ?? settings.file["history"]?["limit"]
         guard let raw else { return SQLiteHistoryStore.defaultLimit }
-        guard let value = raw.doubleValue, value == value.rounded(), (0...10_000).contains(value) else {
+        guard let value = raw.doubleValue, value == value.rounded(), (0...10_000).contains(value),
+              let limit = Int(checked: value)
+        else {
             let shown = raw.stringValue ?? "a non-number"
             throw SeekError(.configuration, detail: "SEEK_HISTORY_LIMIT (config history.limit) must be a whole number from 0 to 10000, not '\(shown)'")
         }
-        return Int(value)
+        return limit
     }
 
     /// True for `1`, `true`, `yes` and `on`, in any case.

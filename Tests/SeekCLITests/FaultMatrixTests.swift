@@ -75,6 +75,25 @@ struct ProviderFault: Sendable, CustomTestStringConvertible {
         .fault(.hugeBody(bytes: 64 * 1024 * 1024), "64 MiB body", "error", ["larger than"], timeout: "20"),
         .fault(.empty, "empty body", "error", ["undecodable"]),
         .fault(.redirectLoop, "redirect loop", "error", ["redirect"]),
+    ] + extremeRetryAfters
+
+    /// Retry-After values past any sense (2^63, 1e19, infinity) are capped at a day where they are parsed;
+    /// negative, NaN and empty ones are no Retry-After. None may trap (issue 19).
+    static let extremeRetryAfters: [ProviderFault] = [
+        .status(429, "429 with Retry-After 2^63 − 2", "rateLimited", ["rate limited (retry after 86400s)"],
+                headers: [("Retry-After", "9223372036854775806")]),
+        .status(429, "429 with Retry-After 2^63", "rateLimited", ["rate limited (retry after 86400s)"],
+                headers: [("Retry-After", "9223372036854775808")]),
+        .status(429, "429 with Retry-After 1e19", "rateLimited", ["rate limited (retry after 86400s)"], headers: [("Retry-After", "1e19")]),
+        .status(429, "429 with Retry-After inf", "rateLimited", ["rate limited (retry after 86400s)"], headers: [("Retry-After", "inf")]),
+        .status(429, "429 with Retry-After in the year 9999", "rateLimited", ["rate limited (retry after 86400s)"],
+                headers: [("Retry-After", "Fri, 31 Dec 9999 23:59:59 GMT")]),
+        .status(429, "429 with Retry-After -1", "rateLimited", ["rate limited: "], headers: [("Retry-After", "-1")]),
+        .status(429, "429 with Retry-After NaN", "rateLimited", ["rate limited: "], headers: [("Retry-After", "NaN")]),
+        .status(429, "429 with Retry-After -0", "rateLimited", ["rate limited (retry after 0s)"], headers: [("Retry-After", "-0")]),
+        .status(429, "429 with an empty Retry-After", "rateLimited", ["rate limited: "], headers: [("Retry-After", "")]),
+        .status(503, "503 with Retry-After 2^63 − 2", "error", ["HTTP 503"], headers: [("Retry-After", "9223372036854775806")]),
+        .status(503, "503 with Retry-After 1e19", "error", ["HTTP 503"], headers: [("Retry-After", "1e19")]),
     ]
 }
 

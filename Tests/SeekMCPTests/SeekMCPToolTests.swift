@@ -2,6 +2,7 @@ import Foundation
 import MCP
 import SeekLoopback
 import SeekMCP
+import SeekTesting
 import Testing
 
 @Suite("seek mcp: the tools list and their schemas")

@@ -105,8 +105,8 @@ enum CacheText {
     }
 
     static func duration(_ seconds: Double) -> String {
-        if seconds >= 86_400, seconds.truncatingRemainder(dividingBy: 86_400) == 0 { return "\(Int(seconds / 86_400)) days" }
-        if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(Int(seconds / 3600)) hours" }
-        return "\(Int(seconds)) seconds"
+        if seconds >= 86_400, seconds.truncatingRemainder(dividingBy: 86_400) == 0 { return "\(SeekError.format(seconds / 86_400)) days" }
+        if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(SeekError.format(seconds / 3600)) hours" }
+        return "\(SeekError.format(seconds.rounded())) seconds"
     }
 }

@@ -34,25 +34,41 @@ struct DetailCommand: AsyncParsableCommand {
     func validate() throws {
         guard ItemID(parsing: id) != nil else { throw ValidationError("'\(id)' is not a PROVIDER:ID item id") }
         guard format == .table || format == .json else { throw ValidationError("detail prints table or json") }
+        try TimeoutOption.validate(timeout)
     }
 
+    /// Prints the record; when the provider fails, `--format json` still prints a document (`DetailDocument`)
+    /// before the stderr line and exit 4.
     func run() async throws {
         try await Session.with(demo: demo) { session in
-            let detail = try await ItemLookup.detail(id, session: session, options: callOptions)
-            if format == .json {
-                session.context.out(JSONText.pretty(ItemDocument(detail: detail)))
-            } else {
-                session.context.out(DetailText.render(detail))
+            let id = try ItemLookup.parse(self.id, session: session)
+            let answer: ProviderAnswer<ItemDetail>
+            do {
+                answer = try await session.engine.detailAnswer(id, options: callOptions)
+            } catch {
+                throw CLIError.failed(SeekError.wrap(error, provider: id.provider))
             }
-            return ExitStatus.success
+            if format == .json { session.context.out(JSONText.pretty(DetailDocument(id: id, answer: answer))) }
+            switch answer.result {
+            case .success(let detail):
+                if format == .table { session.context.out(DetailText.render(detail)) }
+                return ExitStatus.success
+            case .failure(let error):
+                throw CLIError.failed(error)
+            }
         }
     }
 }
 
 /// Looks up one item through its provider, mapping failures to CLI errors.
 enum ItemLookup {
+    /// The id in `text`, of a registered provider; anything else is a usage error.
+    static func parse(_ text: String, session: Session) throws -> ItemID {
+        try session.usage { try session.core.itemID(text) }
+    }
+
     static func detail(_ text: String, session: Session, options: CallOptions) async throws -> ItemDetail {
-        let id = try session.usage { try session.core.itemID(text) }
+        let id = try parse(text, session: session)
         do {
             return try await session.engine.detail(id, options: options)
         } catch {

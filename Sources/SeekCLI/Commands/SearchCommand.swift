@@ -39,6 +39,11 @@ struct SearchCommand: AsyncParsableCommand {
     func validate() throws {
         guard SeekSession.resultLimits.contains(limit) else { throw ValidationError("--limit must be between 1 and 100") }
         if let page, page < 1 { throw ValidationError("--page must be 1 or more") }
+        if let page, SearchRequest.checkedOffset(page: page, limit: limit) == nil {
+            throw ValidationError(
+                "--page \(page) is too deep: seek pages through the first \(SearchRequest.maxOffset) results, "
+                    + "so (page − 1) × --limit must be at most \(SearchRequest.maxOffset) (the last page at --limit \(limit) is \(SearchRequest.maxOffset / limit + 1))")
+        }
         if page != nil, cursor != nil { throw ValidationError("use either --page or --cursor, not both") }
     }
 

@@ -92,7 +92,7 @@ public struct CacheStatsDocument: JSONWritable {
     public func write(to writer: inout JSONWriter) {
         writer.object { writer in
             writer.field("directory", statistics.directory)
-            writer.field("ttlSeconds", Int(statistics.timeToLiveSeconds.rounded()))
+            writer.field("ttlSeconds", Int(saturating: statistics.timeToLiveSeconds.rounded()))
             writer.field("memory") { Self.write(statistics.memory, to: &$0) }
             writer.field("disk") { Self.write(statistics.disk, to: &$0) }
             writer.field("downloads", statistics.downloads)

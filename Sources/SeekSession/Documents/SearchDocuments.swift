@@ -21,34 +21,37 @@ public struct ItemDocument: JSONWritable {
     }
 
     public func write(to writer: inout JSONWriter) {
+        writer.object { writeMembers(to: &$0) }
+    }
+
+    /// The object's members, for documents that add their own after them (`DetailDocument`).
+    public func writeMembers(to writer: inout JSONWriter) {
         let item = result.item
-        writer.object { writer in
-            writer.field("id", item.id.description)
-            writer.field("provider", item.provider)
-            writer.field("kind", item.kind.rawValue)
-            writer.field("title", item.title)
-            writer.field("subtitle", item.subtitle)
-            writer.field("creators", item.creators)
-            writer.field("year", item.year)
-            writer.field("isbn13", item.identifiers.isbn13)
-            writer.field("imageURL", item.image(.large)?.url.absoluteString)
-            writer.field("url", item.url?.absoluteString)
-            writer.field("score", result.score)
-            writer.field("sources", result.sources.map(SourceDocument.init))
-            writer.field("provenance", result.provenance)
-            guard let detail else { return }
-            writer.field("isbn10", item.identifiers.isbn10)
-            writer.field("identifiers", item.identifiers.other)
-            let images = Dictionary(uniqueKeysWithValues: item.images.map { ($0.key.rawValue, ImageDocument(reference: $0.value)) })
-            writer.field("images", images)
-            writer.field("description", detail.description)
-            writer.field("contributors", detail.contributors.map(ContributorDocument.init))
-            writer.field("subjects", detail.subjects)
-            writer.field("publishers", detail.publishers)
-            writer.field("publishDate", detail.publishDate)
-            writer.field("pageCount", detail.pageCount)
-            writer.field("attributes", detail.attributes)
-        }
+        writer.field("id", item.id.description)
+        writer.field("provider", item.provider)
+        writer.field("kind", item.kind.rawValue)
+        writer.field("title", item.title)
+        writer.field("subtitle", item.subtitle)
+        writer.field("creators", item.creators)
+        writer.field("year", item.year)
+        writer.field("isbn13", item.identifiers.isbn13)
+        writer.field("imageURL", item.image(.large)?.url.absoluteString)
+        writer.field("url", item.url?.absoluteString)
+        writer.field("score", result.score)
+        writer.field("sources", result.sources.map(SourceDocument.init))
+        writer.field("provenance", result.provenance)
+        guard let detail else { return }
+        writer.field("isbn10", item.identifiers.isbn10)
+        writer.field("identifiers", item.identifiers.other)
+        let images = Dictionary(uniqueKeysWithValues: item.images.map { ($0.key.rawValue, ImageDocument(reference: $0.value)) })
+        writer.field("images", images)
+        writer.field("description", detail.description)
+        writer.field("contributors", detail.contributors.map(ContributorDocument.init))
+        writer.field("subjects", detail.subjects)
+        writer.field("publishers", detail.publishers)
+        writer.field("publishDate", detail.publishDate)
+        writer.field("pageCount", detail.pageCount)
+        writer.field("attributes", detail.attributes)
     }
 }
 
