@@ -63,12 +63,12 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.referrerPolicy] = "no-referrer"
+        response.headers[.seekReferrerPolicy] = "no-referrer"
         return response
     }
 }
 
 extension HTTPField.Name {
-    static var xContentTypeOptions: Self { Self("X-Content-Type-Options") ?? .contentType }
-    static var referrerPolicy: Self { Self("Referrer-Policy") ?? .contentType }
+    /// `Referrer-Policy` (not among swift-http-types' names).
+    static var seekReferrerPolicy: Self { Self("Referrer-Policy") ?? .cacheControl }
 }

@@ -49,7 +49,7 @@ struct WebPageTests {
         #expect(status == .ok)
         #expect(headers[.contentType] == "text/html; charset=utf-8")
         #expect(headers[.contentSecurityPolicy] == Self.csp)
-        #expect(headers[HTTPField.Name("X-Content-Type-Options") ?? .contentType] == "nosniff")
+        #expect(headers[.xContentTypeOptions] == "nosniff")
         #expect(html.contains(#"<input id="q" name="q""#))
         for landmark in ["<header", "<nav", "<main", "<footer"] { #expect(html.contains(landmark), "\(landmark)") }
         #expect(!html.contains("style=\""), "no inline style (the CSP forbids it)")

@@ -117,7 +117,7 @@ struct WebRoutes: Sendable {
             context["countText"] = WebView.count(result.results.count, page: result.page)
             context["allFailed"] = !result.outcomes.isEmpty && !result.anyAnswered
             context["empty"] = result.results.isEmpty && result.anyAnswered
-            context["nextHref"] = next.map { WebView.searchHref(query, providers: providers, cursor: $0) } ?? false
+            context["nextHref"] = WebView.orFalse(next.map { WebView.searchHref(query, providers: providers, cursor: $0) })
             return render("search", title: query, query: query, context: context)
         }
     }
@@ -151,7 +151,7 @@ struct WebRoutes: Sendable {
                     }
                 }
             }
-            let merged = ResultMerger.mergeDetails(details) ?? (first, [:])
+            let merged = ResultMerger.mergeDetails(details) ?? (detail: first, provenance: [:])
             let favorite = (try? await session.userState.favorites.favorite(id)) != nil
             let page = WebView.detail(id: id, merged: merged.detail, provenance: merged.provenance, details: details,
                                       failures: failures, favorite: favorite, session: session)

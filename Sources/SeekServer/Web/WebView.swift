@@ -7,11 +7,13 @@ import SeekStore
 /// section never finds a value of the page around it).
 enum WebView {
     /// Characters kept as they are in a path segment or a query value.
-    private static let unreserved: CharacterSet = {
-        var set = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
-        set.insert(charactersIn: "-._~")
-        return set
-    }()
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// A value, or `false` when there is none.
+    static func orFalse<T>(_ value: T?) -> Any {
+        if let value { return value }
+        return false
+    }
 
     static func encode(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
@@ -58,14 +60,14 @@ enum WebView {
         var href = "/items/\(path(item.id))"
         if !others.isEmpty { href += "?also=\(encode(others.map(\.description).joined(separator: ",")))" }
         let hasImage = !item.images.isEmpty
-        let box = box(item, size: .medium)
+        let frame = box(item, size: .medium)
         return [
             "id": item.id.description, "kind": item.kind.rawValue, "title": item.title, "href": href,
-            "subtitle": item.subtitle ?? false,
-            "creators": item.creators.isEmpty ? false : item.creators.joined(separator: ", "),
-            "year": item.year.map(String.init) ?? false,
+            "subtitle": orFalse(item.subtitle),
+            "creators": item.creators.isEmpty ? false as Any : item.creators.joined(separator: ", "),
+            "year": orFalse(item.year.map(String.init)),
             "sources": result.sources.map { name($0.provider, session: session) },
-            "hasImage": hasImage, "imageURL": imageHref(item.id), "width": box.width, "height": box.height,
+            "hasImage": hasImage, "imageURL": imageHref(item.id), "width": frame.width, "height": frame.height,
             "initial": initial(item.title), "favorite": favorites.contains(item.id) ? "true" : "false",
         ]
     }
@@ -76,7 +78,7 @@ enum WebView {
         return [
             "id": favorite.id.description, "kind": favorite.kind.rawValue, "title": favorite.title,
             "href": "/items/\(path(favorite.id))", "subtitle": false,
-            "creators": favorite.creators.isEmpty ? false : favorite.creators.joined(separator: ", "),
+            "creators": favorite.creators.isEmpty ? false as Any : favorite.creators.joined(separator: ", "),
             "year": false, "sources": [name(favorite.provider, session: session)],
             "hasImage": favorite.imageURL != nil, "imageURL": imageHref(favorite.id), "width": width, "height": height,
             "initial": initial(favorite.title), "favorite": "true",
@@ -110,8 +112,8 @@ enum WebView {
         return [
             "id": outcome.provider, "name": name(outcome.provider, session: session), "status": outcome.status.rawValue,
             "label": label(outcome.status, count: outcome.count),
-            "elapsed": answeredOrTried ? "\(outcome.elapsedMilliseconds) ms" : false,
-            "error": outcome.error?.cause ?? false, "until": until, "untilText": untilText,
+            "elapsed": answeredOrTried ? "\(outcome.elapsedMilliseconds) ms" as Any : false,
+            "error": orFalse(outcome.error?.cause), "until": until, "untilText": untilText,
         ]
     }
 
@@ -129,7 +131,7 @@ enum WebView {
     static func detail(id: ItemID, merged: ItemDetail, provenance: [String: String], details: [(provider: String, detail: ItemDetail)],
                        failures: [String], favorite: Bool, session: SeekSession) -> [String: Any] {
         let item = merged.item
-        let box = box(item, size: .large)
+        let frame = box(item, size: .large)
         var identifiers: [[String: String]] = []
         for isbn in item.identifiers.isbn13 { identifiers.append(["name": "ISBN-13", "value": isbn]) }
         for isbn in item.identifiers.isbn10 { identifiers.append(["name": "ISBN-10", "value": isbn]) }
@@ -147,7 +149,7 @@ enum WebView {
             return [
                 "name": name(source.provider, session: session), "id": sourceID.description,
                 "href": "/items/\(path(sourceID))",
-                "url": source.detail.item.url.flatMap { ["http", "https"].contains($0.scheme?.lowercased() ?? "") ? $0.absoluteString : nil } ?? false,
+                "url": orFalse(source.detail.item.url.flatMap { ["http", "https"].contains($0.scheme?.lowercased() ?? "") ? $0.absoluteString : nil }),
             ]
         }
         let fields = provenance.isEmpty ? ["title": id.provider] : provenance
@@ -155,12 +157,12 @@ enum WebView {
             ["field": $0.key, "provider": name($0.value, session: session)]
         }
         return [
-            "id": id.description, "kind": item.kind.rawValue, "title": item.title, "subtitle": item.subtitle ?? false,
-            "creators": item.creators.isEmpty ? false : item.creators.joined(separator: ", "),
-            "year": item.year.map(String.init) ?? false,
-            "hasImage": !item.images.isEmpty, "imageURL": imageHref(id, size: .large), "width": box.width, "height": box.height,
+            "id": id.description, "kind": item.kind.rawValue, "title": item.title, "subtitle": orFalse(item.subtitle),
+            "creators": item.creators.isEmpty ? false as Any : item.creators.joined(separator: ", "),
+            "year": orFalse(item.year.map(String.init)),
+            "hasImage": !item.images.isEmpty, "imageURL": imageHref(id, size: .large), "width": frame.width, "height": frame.height,
             "initial": initial(item.title), "favorite": favorite ? "true" : "false",
-            "description": merged.description.flatMap { $0.isEmpty ? nil : $0 } ?? false,
+            "description": orFalse(merged.description.flatMap { $0.isEmpty ? nil : $0 }),
             "sources": sources, "identifiers": identifiers, "hasIdentifiers": !identifiers.isEmpty,
             "facts": facts, "hasFacts": !facts.isEmpty, "provenance": rows, "hasProvenance": !rows.isEmpty,
             "failures": failures, "hasFailures": !failures.isEmpty,
