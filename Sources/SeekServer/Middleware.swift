@@ -48,7 +48,7 @@ struct RequestLimitsMiddleware<Context: RequestContext>: RouterMiddleware {
 }
 
 /// The headers every answer carries, pages and errors alike: a strict Content-Security-Policy (no
-/// inline script or style, nothing from elsewhere), no MIME sniffing, no referrer, no framing.
+/// inline script or style, nothing from elsewhere, no framing) and no MIME sniffing.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     static var contentSecurityPolicy: String {
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
@@ -63,12 +63,6 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.seekReferrerPolicy] = "no-referrer"
         return response
     }
-}
-
-extension HTTPField.Name {
-    /// `Referrer-Policy` (not among swift-http-types' names).
-    static var seekReferrerPolicy: Self { Self("Referrer-Policy") ?? .cacheControl }
 }

@@ -105,7 +105,7 @@ struct WebPageTests {
     @Test("a search every provider fails says so and what to try, not that nothing matched")
     func allProvidersFailed() async throws {
         let (_, _, html) = try await page("/search?q=x&providers=openlibrary") { harness in
-            harness.fixtures.route("/ol/search.json", .status(500))
+            harness.fixtures.route("/ol/search.json", fault: .status(500))
         }
         #expect(html.contains("data-all-failed"))
         #expect(html.contains("No provider answered"))

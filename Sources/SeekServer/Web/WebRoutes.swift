@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import Mustache
 import NIOCore
 import SeekCore
 import SeekSession
