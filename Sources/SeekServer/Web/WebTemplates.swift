@@ -37,8 +37,7 @@ enum WebTemplates {
     <header class="top">
     <a class="brand" href="/" aria-label="Seek home">Seek</a>
     <form class="searchform" role="search" action="/search" method="get">
-    <label class="visually-hidden" for="q">Search books and GIFs</label>
-    <input id="q" name="q" type="search" value="{{query}}" placeholder="Search books and GIFs" autocomplete="off" list="suggestions" enterkeyhint="search">
+    <input id="q" name="q" type="search" value="{{query}}" placeholder="Search books and GIFs" aria-label="Search books and GIFs" list="suggestions">
     <datalist id="suggestions"></datalist>
     <button type="submit">Search</button>
     </form>
