@@ -62,6 +62,7 @@ def test_search_shows_results_with_their_covers_loaded(browser, seek):
         browser.execute_script("document.querySelector(`[data-item-id='${arguments[0]}']`).scrollIntoView()", item_id)
     wait_until(lambda: all(width > 0 for width in loaded_images(browser)[:6]))
     assert status(browser, "openlibrary") == "ok" and status(browser, "aladin") == "ok" and status(browser, "giphy") == "ok"
+    browser.execute_script("window.scrollTo(0, 0)")
     shoot(browser, "results-list")
 
 

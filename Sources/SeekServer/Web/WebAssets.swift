@@ -75,7 +75,7 @@ function resultElement(item) {
   }
   const meta = el("p", { class: "meta" });
   if (item.creators && item.creators.length) meta.append(el("span", { class: "creators" }, item.creators.join(", ")));
-  if (item.year) meta.append(" ", el("span", { class: "year" }, String(item.year)));
+  if (item.year) meta.append(el("span", { class: "year" }, String(item.year)));
   const sources = el("p", { class: "sources" });
   for (const source of item.sources || [{ provider: item.provider }]) sources.append(el("span", { class: "badge" }, providerName(source.provider)));
   const info = el("div", { class: "info" },
@@ -457,6 +457,7 @@ html:not(.js) .views { display: none; }
 .title a { color: var(--fg); text-decoration: none; }
 .title a:hover, .title a:focus-visible { text-decoration: underline; color: var(--accent); }
 .subtitle, .meta { margin: .15rem 0 0; color: var(--muted); font-size: .9rem; overflow-wrap: anywhere; }
+.meta .creators + .year::before { content: " · "; }
 .sources { margin: .35rem 0 0; display: flex; flex-wrap: wrap; gap: .25rem; }
 .badge { font-size: .75rem; padding: .05rem .45rem; border-radius: .75rem; background: #eef2ff; color: #1e3a8a; }
 .fav { border: 1px solid var(--line); background: #fff; color: #8a8a94; border-radius: 50%; width: 2.25rem; height: 2.25rem; font-size: 1.1rem; line-height: 1; }

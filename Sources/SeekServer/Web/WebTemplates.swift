@@ -67,7 +67,7 @@ enum WebTemplates {
     <div class="info">
     <h2 class="title"><a href="{{href}}">{{title}}</a></h2>
     {{#subtitle}}<p class="subtitle">{{subtitle}}</p>{{/subtitle}}
-    <p class="meta">{{#creators}}<span class="creators">{{creators}}</span>{{/creators}}{{#year}} <span class="year">{{year}}</span>{{/year}}</p>
+    <p class="meta">{{#creators}}<span class="creators">{{creators}}</span>{{/creators}}{{#year}}<span class="year">{{year}}</span>{{/year}}</p>
     <p class="sources">{{#sources}}<span class="badge">{{.}}</span>{{/sources}}</p>
     </div>
     <button type="button" class="fav" data-favorite-toggle data-id="{{id}}" aria-pressed="{{favorite}}" title="Favourite">
