@@ -295,3 +295,22 @@ def test_axe_finds_no_serious_violations(browser, seek, path):
     time.sleep(0.3)
     result = axe(browser)
     assert not result.serious, [(v["id"], v["help"], [n["target"] for n in v["nodes"][:3]]) for v in result.serious]
+
+
+def test_typing_in_the_search_box_offers_suggestions(browser, seek):
+    browser.get(seek.url("/"))
+    browser.find_element(By.CSS_SELECTOR, "input[name=q]").send_keys("riv")
+    options = wait_until(lambda: browser.execute_script(
+        "return Array.from(document.querySelectorAll('#suggestions option')).map(o => o.value)"), timeout=5)
+    assert "riv tag" in options
+
+
+def test_a_favourite_toggles_off_in_place(browser, seek):
+    browser.get(seek.url("/search?q=quiet"))
+    star = browser.find_element(By.CSS_SELECTOR, "[data-item-id^='giphy:'] [data-favorite-toggle]")
+    star.click()
+    wait_until(lambda: star.get_attribute("aria-pressed") == "true")
+    star.click()
+    wait_until(lambda: star.get_attribute("aria-pressed") == "false")
+    _, _, html = fetch(seek.url("/favorites"))
+    assert star.get_attribute("data-id") not in html
