@@ -159,6 +159,19 @@ struct WebPageTests {
         #expect(cssHeaders[.contentType] == "text/css; charset=utf-8")
     }
 
+    @Test("no key appears in a page, even when a provider's error echoes the request URL")
+    func keysNeverLeakIntoPages() async throws {
+        let key = try #require(ProviderSamples.keys["SEEK_GIPHY_API_KEY"])
+        let failing: @Sendable (ServerHarness) -> Void = { harness in
+            harness.fixtures.route(ProviderSamples.giphyPath, .json(#"{"meta": {"status": 500, "msg": "failed for api_key=\#(key)"}}"#, status: 500))
+            harness.fixtures.route("/giphy/v1/gifs/gif9", .json(#"{"meta": {"status": 500, "msg": "failed for api_key=\#(key)"}}"#, status: 500))
+        }
+        for uri in ["/search?q=cat&providers=giphy", "/items/giphy:gif9", "/"] {
+            let (_, _, html) = try await page(uri, prepare: failing)
+            #expect(!html.contains(key), "\(uri)")
+        }
+    }
+
     @Test("the JSON API's answers carry the same security headers")
     func apiCarriesHeaders() async throws {
         let (_, headers, _) = try await page("/healthz")
