@@ -137,20 +137,24 @@ struct WebRoutes: Sendable {
             var details: [(provider: String, detail: ItemDetail)] = [(id.provider, first)]
             var failures: [String] = []
             let engine = session.engine
-            await withTaskGroup(of: (Int, ItemID, Result<ItemDetail, any Error>).self) { group in
+            // The other sources' records, asked at once; a source that fails is named, not fatal.
+            let answers = await withTaskGroup(of: (Int, ItemID, ItemDetail?, String?).self) { group in
                 for (index, other) in others.enumerated() {
                     group.addTask {
-                        do { return (index, other, .success(try await engine.detail(other, options: options))) } catch { return (index, other, .failure(error)) }
+                        do {
+                            return (index, other, try await engine.detail(other, options: options), nil)
+                        } catch {
+                            return (index, other, nil, (error as? SeekError)?.cause ?? "failed")
+                        }
                     }
                 }
-                var answers: [(Int, ItemID, Result<ItemDetail, any Error>)] = []
+                var answers: [(Int, ItemID, ItemDetail?, String?)] = []
                 for await answer in group { answers.append(answer) }
-                for (_, other, answer) in answers.sorted(by: { $0.0 < $1.0 }) {
-                    switch answer {
-                    case .success(let detail): details.append((other.provider, detail))
-                    case .failure(let error): failures.append("\(other): \((error as? SeekError)?.cause ?? "failed")")
-                    }
-                }
+                return answers.sorted { $0.0 < $1.0 }
+            }
+            for (_, other, detail, failure) in answers {
+                if let detail { details.append((other.provider, detail)) }
+                if let failure { failures.append("\(other): \(failure)") }
             }
             let merged = ResultMerger.mergeDetails(details) ?? (detail: first, provenance: [:])
             let favorite = (try? await session.userState.favorites.favorite(id)) != nil
