@@ -136,25 +136,14 @@ struct WebRoutes: Sendable {
             let first = try await session.engine.detail(id, options: options)
             var details: [(provider: String, detail: ItemDetail)] = [(id.provider, first)]
             var failures: [String] = []
-            let engine = session.engine
-            // The other sources' records, asked at once; a source that fails is named, not fatal.
-            let answers = await withTaskGroup(of: (Int, ItemID, ItemDetail?, String?).self) { group in
-                for (index, other) in others.enumerated() {
-                    group.addTask {
-                        do {
-                            return (index, other, try await engine.detail(other, options: options), nil)
-                        } catch {
-                            return (index, other, nil, (error as? SeekError)?.cause ?? "failed")
-                        }
-                    }
+            // The other sources' records, one after another (at most 8, usually 1); a source that
+            // fails is named, not fatal.
+            for other in others {
+                do {
+                    details.append((other.provider, try await session.engine.detail(other, options: options)))
+                } catch {
+                    failures.append("\(other): \((error as? SeekError)?.cause ?? "failed")")
                 }
-                var answers: [(Int, ItemID, ItemDetail?, String?)] = []
-                for await answer in group { answers.append(answer) }
-                return answers.sorted { $0.0 < $1.0 }
-            }
-            for (_, other, detail, failure) in answers {
-                if let detail { details.append((other.provider, detail)) }
-                if let failure { failures.append("\(other): \(failure)") }
             }
             let merged = ResultMerger.mergeDetails(details) ?? (detail: first, provenance: [:])
             let favorite = (try? await session.userState.favorites.favorite(id)) != nil
