@@ -5,7 +5,7 @@ import NIOCore
 import SeekCore
 import SeekSession
 
-/// `seek serve`: the JSON API over one session that lives as long as the server, so connections to
+/// `seek serve`: the JSON API and the web UI over one session that lives as long as the server, so connections to
 /// the providers stay open and caches stay warm.
 public struct SeekServer: Sendable {
     public let session: SeekSession
@@ -26,10 +26,12 @@ public struct SeekServer: Sendable {
     public func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: LogRequestsMiddleware(.info))
+        router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: RequestLimitsMiddleware())
-        APIRoutes(session: session, cursors: CursorStore(), mcp: MCPEndpoint(session: session), deadline: requestDeadline)
-            .register(on: router)
+        let api = APIRoutes(session: session, cursors: CursorStore(), mcp: MCPEndpoint(session: session), deadline: requestDeadline)
+        api.register(on: router)
+        WebRoutes(api: api).register(on: router)
         return router
     }
 
