@@ -226,7 +226,10 @@ paths:
           application/json:
             schema: { type: object, description: A JSON-RPC 2.0 request or notification. }
       responses:
-        default: { $ref: '#/components/responses/Error' }
+        default:
+          description: A JSON-RPC error (malformed message, wrong headers), or the API's JSON error.
+          content:
+            application/json: { schema: { type: object } }
         '200':
           description: The JSON-RPC response.
           content:
