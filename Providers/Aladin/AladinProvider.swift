@@ -64,6 +64,8 @@ public struct AladinProvider: SearchProvider {
 
     public var endpoint: String { baseURL.absoluteString }
 
+    public var secrets: [String] { client.secrets }
+
     // MARK: - Calls
 
     /// Searches books by keyword. Aladin pages by page number: the cursor, when set, is the next page number.

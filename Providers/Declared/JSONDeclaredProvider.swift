@@ -49,6 +49,8 @@ public struct JSONDeclaredProvider: SearchProvider {
     /// The search template as written: placeholders, never the key.
     public var endpoint: String { declaration.searchURL.text }
 
+    public var secrets: [String] { client.secrets }
+
     // MARK: Calls
 
     public func search(_ request: SearchRequest, options: CallOptions) async throws -> SearchPage {

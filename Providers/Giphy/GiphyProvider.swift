@@ -78,6 +78,8 @@ public struct GiphyProvider: SearchProvider {
 
     public var endpoint: String { baseURL.absoluteString }
 
+    public var secrets: [String] { client.secrets }
+
     /// Answers differ by content rating, so cached ones are kept apart by it.
     public func answerScope(_ options: CallOptions) -> String {
         let chosen = try? rating(for: options)

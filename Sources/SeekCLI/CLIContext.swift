@@ -75,7 +75,12 @@ public struct CLIContext: Sendable {
     }
 
     func out(_ line: String) { stdout.write(line + "\n") }
-    func err(_ line: String) { stderr.write(line + "\n") }
+    /// Diagnostics: each line made safe (`UntrustedText`), so that nothing in them, whoever wrote it,
+    /// puts a control character on the terminal.
+    func err(_ text: String) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        stderr.write(lines.map { UntrustedText.line(String($0), limit: .max) }.joined(separator: "\n") + "\n")
+    }
 
     /// Colour only on a terminal and when NO_COLOR is unset.
     var useColor: Bool { isTerminal && (environment["NO_COLOR"] ?? "").isEmpty }

@@ -42,6 +42,9 @@ public protocol SearchProvider: Sendable {
     var isConfigured: Bool { get }
     /// The base URL it calls, for `seek providers`; never includes a key.
     var endpoint: String { get }
+    /// The keys it sends upstream, so that hosts redact them from everything printed, whoever
+    /// echoes them. Defaults to none.
+    var secrets: [String] { get }
     /// What, besides the request, shapes its answers under `options` (endpoint and filters such as
     /// a content rating), so cached answers are kept apart; never includes a key. Defaults to `endpoint`.
     func answerScope(_ options: CallOptions) -> String
@@ -60,6 +63,8 @@ public protocol SearchProvider: Sendable {
 
 extension SearchProvider {
     public var isConfigured: Bool { true }
+
+    public var secrets: [String] { [] }
 
     public func answerScope(_ options: CallOptions) -> String { endpoint }
 

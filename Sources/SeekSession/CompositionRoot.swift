@@ -34,7 +34,7 @@ public enum CompositionRoot {
     public static let contentRatings: Set<String> = GiphyProvider.ratings
 
     /// Builds the frozen container: settings, the shared transport, the providers, the middleware
-    /// every call goes through (cache outermost, then breakers and stats) and the engine.
+    /// every call goes through (the cache outermost, then breakers and stats, then sanitising) and the engine.
     static func build(
         settings: Settings, transport: any HTTPTransport, extraProviders: [ProviderFactory],
         diagnostics: @escaping @Sendable (String) -> Void
@@ -59,6 +59,9 @@ public enum CompositionRoot {
             middlewares.append(caching)
         }
         middlewares.append(try resilience.middleware(for: providers))
+        // Innermost: every answer and error made safe as it leaves the provider, with the keys of every
+        // provider redacted, so that the stats, the cache and every host only ever hold safe text.
+        middlewares.append(SanitizingMiddleware(secrets: providers.flatMap(\.secrets)))
         let engine = SearchEngine(registry: registry, tuning: tuning, pipeline: ProviderPipeline(middlewares))
 
         var builder = ContainerBuilder()

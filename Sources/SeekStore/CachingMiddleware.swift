@@ -223,24 +223,40 @@ public enum CacheKey {
 
 /// Cache writes still running after their answers were returned. Encoding an answer and writing it
 /// to SQLite takes a few milliseconds (`JSONEncoder`), which the fan-out's last answer should not
-/// wait for; whoever ends the process waits for them instead (`wait()`).
+/// wait for; whoever ends the process waits for them instead (`wait()`). A finished write forgets
+/// itself, so a server that lives for weeks holds only the writes under way.
 public final class PendingCacheWrites: Sendable {
-    private let tasks = NIOLockedValueBox<[Task<Void, Never>]>([])
+    private struct State {
+        var running: [UInt64: Task<Void, Never>] = [:]
+        var nextID: UInt64 = 0
+    }
+    private let state = NIOLockedValueBox(State())
 
     public init() {}
 
+    /// How many writes are under way.
+    public var count: Int { state.withLockedValue { $0.running.count } }
+
     func track(_ write: @escaping @Sendable () async -> Void) {
-        let task = Task { await write() }
-        tasks.withLockedValue { $0.append(task) }
+        state.withLockedValue { state in
+            let id = state.nextID
+            state.nextID &+= 1
+            // Registered under the lock the task's own removal takes, so it is never removed first.
+            state.running[id] = Task {
+                await write()
+                self.finished(id)
+            }
+        }
+    }
+
+    private func finished(_ id: UInt64) {
+        _ = state.withLockedValue { $0.running.removeValue(forKey: id) }
     }
 
     /// Returns once every write tracked so far, and any tracked meanwhile, has finished.
     public func wait() async {
         while true {
-            let pending = tasks.withLockedValue { tasks in
-                defer { tasks = [] }
-                return tasks
-            }
+            let pending = state.withLockedValue { Array($0.running.values) }
             guard !pending.isEmpty else { return }
             for task in pending { await task.value }
         }

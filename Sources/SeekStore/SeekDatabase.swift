@@ -260,6 +260,11 @@ extension SeekDatabase {
                 CREATE INDEX responseCache_storedAt ON responseCache(storedAt);
                 """)
         }
+        migrator.registerMigration(Migration.safeCachedAnswers) { db in
+            // Answers are made safe (control characters, keys) before they are cached since this
+            // version; those stored before were not, and must not be served again.
+            try db.execute(sql: "DELETE FROM responseCache")
+        }
         return migrator
     }
 
@@ -268,6 +273,7 @@ extension SeekDatabase {
         static let favorites = "v1-favorites"
         static let searchHistory = "v2-search-history"
         static let responseCache = "v3-response-cache"
-        static let all = [favorites, searchHistory, responseCache]
+        static let safeCachedAnswers = "v4-safe-cached-answers"
+        static let all = [favorites, searchHistory, responseCache, safeCachedAnswers]
     }
 }

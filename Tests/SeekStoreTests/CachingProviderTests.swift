@@ -96,6 +96,24 @@ struct CachingProviderTests {
         #expect(fixture.upstream.searchCalls == 1)
     }
 
+    @Test("a finished cache write is forgotten: a long-lived server holds only the writes under way",
+          .timeLimit(.minutes(1)))
+    func finishedWritesAreForgotten() async throws {
+        let fixture = CacheFixture()
+        defer { fixture.store.remove() }
+        let gated = GatedCache(SQLiteResponseCache(database: fixture.store.database))
+        let writes = PendingCacheWrites()
+        let provider = CachingProvider(
+            wrapping: fixture.upstream, cache: gated, writes: writes, now: fixture.clock.closure)
+        for page in 1...5 {
+            _ = try await provider.search(SearchRequest(query: "harbor", page: page))
+        }
+        #expect(writes.count == 5)
+        gated.open()
+        await writes.wait()
+        #expect(writes.count == 0)
+    }
+
     @Test("waiting for pending writes with none tracked returns at once")
     func noPendingWrites() async {
         await PendingCacheWrites().wait()

@@ -105,11 +105,14 @@ enum DetailText {
         field("URL", item.url?.absoluteString)
         // Labels line up on the longest one, so provider attribute names are never cut.
         let labelWidth = fields.map(\.name.count).max() ?? 0
-        var lines = [item.subtitle.map { "\(item.title): \($0)" } ?? item.title]
-        lines += fields.map { "\($0.name.padding(toLength: labelWidth, withPad: " ", startingAt: 0))  \($0.value)" }
+        // Every value one line, the description's lines indented: no upstream text stands as a line of its own.
+        var lines = [UntrustedText.line(item.subtitle.map { "\(item.title): \($0)" } ?? item.title, limit: .max)]
+        lines += fields.map {
+            "\($0.name.padding(toLength: labelWidth, withPad: " ", startingAt: 0))  \(UntrustedText.line($0.value, limit: .max))"
+        }
         if let description = detail.description, !description.isEmpty {
             lines.append("")
-            lines.append(description)
+            lines += UntrustedText.paragraph(description, limit: .max).split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
         }
         return lines.joined(separator: "\n")
     }

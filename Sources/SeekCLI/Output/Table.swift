@@ -55,7 +55,7 @@ struct Table {
 
     /// The text cut to `width` display columns (with "…"), padded unless it is the last cell.
     static func fit(_ text: String, width: Int, padLast: Bool = true) -> String {
-        let clean = text.replacingAll("\n", with: " ").replacingAll("\t", with: " ")
+        let clean = UntrustedText.line(text, limit: .max)
         var result = ""
         var used = 0
         let total = displayWidth(clean)

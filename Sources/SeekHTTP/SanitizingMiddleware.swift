@@ -1,0 +1,124 @@
+import Foundation
+import SeekCore
+
+/// The outermost call middleware: every answer and every error a provider call yields is made safe
+/// here, once, before any host prints, stores or serves it. Upstream text goes through
+/// `UntrustedText`, and the keys of every configured provider are redacted from all of it: a key
+/// one provider's upstream echoes is as secret as the calling provider's own.
+public struct SanitizingMiddleware: ProviderMiddleware {
+    /// The secrets to redact, of four characters or more (shorter ones would redact ordinary text).
+    public let secrets: [String]
+
+    public init(secrets: [String]) {
+        self.secrets = Array(Set(secrets.filter { $0.count >= 4 })).sorted { $0.count > $1.count }
+    }
+
+    public func handle(
+        _ request: ProviderRequest, context: ProviderCallContext,
+        next: @escaping @Sendable (ProviderRequest, ProviderCallContext) async throws -> ProviderResponse
+    ) async throws -> ProviderResponse {
+        let response: ProviderResponse
+        do {
+            response = try await next(request, context)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw clean(SeekError.wrap(error, provider: context.providerID))
+        }
+        return clean(response)
+    }
+
+    public func clean(_ response: ProviderResponse) -> ProviderResponse {
+        switch response {
+        case .page(let page): .page(clean(page))
+        case .detail(let detail): .detail(clean(detail))
+        case .suggestions(let suggestions): .suggestions(suggestions.map { line($0) })
+        }
+    }
+
+    public func clean(_ error: SeekError) -> SeekError {
+        var copy = error
+        copy.detail = UntrustedText.line(Redaction.redact(error.detail, secrets: secrets))
+        return copy
+    }
+
+    public func clean(_ page: SearchPage) -> SearchPage {
+        var copy = page
+        copy.items = page.items.map(clean)
+        copy.next = page.next.map { line($0, limit: 1000) }
+        copy.staleBecause = page.staleBecause.map(clean)
+        return copy
+    }
+
+    public func clean(_ item: Item) -> Item {
+        var copy = item
+        copy.id = clean(item.id)
+        copy.title = line(item.title)
+        copy.subtitle = item.subtitle.map { line($0) }
+        copy.creators = item.creators.map { line($0) }
+        copy.identifiers.other = item.identifiers.other.mapValues { line($0) }
+        copy.images = item.images.compactMapValues { image in
+            clean(image.url).map { ImageReference(url: $0, size: image.size, width: image.width, height: image.height) }
+        }
+        copy.url = item.url.flatMap(clean)
+        return copy
+    }
+
+    public func clean(_ detail: ItemDetail) -> ItemDetail {
+        var copy = detail
+        copy.item = clean(detail.item)
+        copy.description = detail.description.map { UntrustedText.paragraph(redacted($0)) }
+        copy.contributors = detail.contributors.map { Contributor(name: line($0.name), role: $0.role.map { line($0) }) }
+        copy.subjects = detail.subjects.map { line($0) }
+        copy.publishers = detail.publishers.map { line($0) }
+        copy.publishDate = detail.publishDate.map { line($0) }
+        copy.attributes = Dictionary(
+            detail.attributes.map { (line($0.key, limit: 60), line($0.value)) }, uniquingKeysWith: { first, _ in first })
+        copy.redirect = detail.redirect.map { ItemRedirect(from: $0.from, to: clean($0.to)) }
+        return copy
+    }
+
+    /// An id from an upstream: its value as one clean line (an id with control characters is not a
+    /// real one, and it is printed in tables).
+    public func clean(_ id: ItemID) -> ItemID {
+        let value = line(id.value, limit: 200)
+        return value == id.value ? id : ItemID(provider: id.provider, value: value)
+    }
+
+    /// A URL with no secret in it, or nil when redacting leaves no URL.
+    public func clean(_ url: URL) -> URL? {
+        let text = url.absoluteString
+        guard secrets.contains(where: { text.containsBytes($0) }) else { return url }
+        return URL(string: Redaction.redact(text, secrets: secrets))
+    }
+
+    private func line(_ text: String, limit: Int = UntrustedText.lineLimit) -> String {
+        UntrustedText.line(redacted(text), limit: limit)
+    }
+
+    private func redacted(_ text: String) -> String {
+        var result = text
+        for secret in secrets where result.containsBytes(secret) {
+            result = result.replacingAll(secret, with: "REDACTED")
+        }
+        return result
+    }
+}
+
+extension String {
+    /// Whether `other` occurs in this text, compared as UTF-8 bytes (no Foundation, no normalisation).
+    func containsBytes(_ other: String) -> Bool {
+        var text = self
+        var needle = other
+        return text.withUTF8 { source in
+            needle.withUTF8 { pattern in
+                guard let first = pattern.first else { return true }
+                guard source.count >= pattern.count else { return false }
+                for start in 0...(source.count - pattern.count) where source[start] == first {
+                    if source[start..<(start + pattern.count)].elementsEqual(pattern) { return true }
+                }
+                return false
+            }
+        }
+    }
+}
