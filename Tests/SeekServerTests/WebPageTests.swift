@@ -147,6 +147,12 @@ struct WebPageTests {
         #expect(html.contains(#"src="/api/v1/items/openlibrary:OL45804W/image?size=large""#))
     }
 
+    @Test("the detail page's creators and year are two spans: the style sheet puts the one separator between them")
+    func detailMetaHasOneSeparator() async throws {
+        let (_, _, html) = try await page("/items/openlibrary:OL45804W") { Self.serveWork($0) }
+        #expect(html.contains(#"<p class="meta"><span class="creators">Roald Dahl</span><span class="year">"#), "\(html)")
+    }
+
     @Test("the script and style sheet are served with their types")
     func staticFiles() async throws {
         let (jsStatus, jsHeaders, script) = try await page("/static/app.js")

@@ -140,7 +140,7 @@ enum WebTemplates {
     <div class="detail-body">
     <h1>{{title}}</h1>
     {{#subtitle}}<p class="subtitle">{{subtitle}}</p>{{/subtitle}}
-    <p class="meta">{{#creators}}<span class="creators">{{creators}}</span>{{/creators}}{{#year}} · <span class="year">{{year}}</span>{{/year}}</p>
+    <p class="meta">{{#creators}}<span class="creators">{{creators}}</span>{{/creators}}{{#year}}<span class="year">{{year}}</span>{{/year}}</p>
     <p><button type="button" class="fav fav-wide" data-favorite-toggle data-id="{{id}}" aria-pressed="{{favorite}}"><span aria-hidden="true">★</span> Favourite</button></p>
     {{#description}}<section aria-labelledby="d-desc"><h2 id="d-desc">Description</h2><p class="description">{{description}}</p></section>{{/description}}
     <section aria-labelledby="d-sources"><h2 id="d-sources">Sources</h2>
