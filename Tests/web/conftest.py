@@ -138,6 +138,7 @@ def browser():
 def calm(fixture: FixtureServer):
     """Every test starts with providers that answer at once."""
     fixture.delays.clear()
+    fixture.rate_limited.clear()
     yield
     fixture.delays.clear()
 

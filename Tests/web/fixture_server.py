@@ -7,7 +7,8 @@ Queries the fixtures know:
 - "quiet": the same book from Open Library and Aladin (one merged result), and two GIFs;
 - anything with "script": a book whose title is hostile HTML;
 - anything else: nothing from anyone.
-`delays[provider] = seconds` holds that provider's search answers back (a hung provider).
+`delays[provider] = seconds` holds that provider's search answers back (a hung provider);
+`rate_limited[provider] = seconds` makes that provider answer 429 with that Retry-After.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ class FixtureServer:
     def __init__(self) -> None:
         self.requests: list[str] = []
         self.delays: dict[str, float] = {}
+        self.rate_limited: dict[str, int] = {}
         self.lock = threading.Lock()
         self.images: dict[int, bytes] = {}
         server = self
@@ -74,7 +76,13 @@ class FixtureServer:
                 with server.lock:
                     server.requests.append(self.path)
                 status, content_type, payload = server.answer(self.path)
+                retry_after = server.retry_after(self.path)
+                if retry_after is not None:
+                    status, content_type = 429, "application/json"
+                    payload = json.dumps({"meta": {"status": 429, "msg": "API rate limit exceeded"}}).encode()
                 self.send_response(status)
+                if retry_after is not None:
+                    self.send_header("Retry-After", str(retry_after))
                 self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()
@@ -110,6 +118,12 @@ class FixtureServer:
             "SEEK_ALADIN_URL": f"{self.base}/aladin/ttb/api",
             "SEEK_ALADIN_TTB_KEY": ALADIN_KEY,
         }
+
+    def retry_after(self, path: str) -> int | None:
+        """The Retry-After to answer `path` with when its provider is rate limited, else None."""
+        prefixes = {"/ol/": "openlibrary", "/giphy/": "giphy", "/aladin/": "aladin"}
+        provider = next((name for prefix, name in prefixes.items() if path.startswith(prefix)), None)
+        return self.rate_limited.get(provider) if provider else None
 
     def hold(self, provider: str) -> None:
         delay = self.delays.get(provider, 0)

@@ -4,7 +4,9 @@ fixture providers on 127.0.0.1. Each test names one behaviour a person relies on
 from __future__ import annotations
 
 import re
+import threading
 import time
+from datetime import datetime, timezone
 import urllib.request
 from html.parser import HTMLParser
 from pathlib import Path
@@ -314,3 +316,54 @@ def test_a_favourite_toggles_off_in_place(browser, seek):
     wait_until(lambda: star.get_attribute("aria-pressed") == "false")
     _, _, html = fetch(seek.url("/favorites"))
     assert star.get_attribute("data-id") not in html
+
+
+def test_a_cooled_down_provider_says_when_it_is_back(fixture, home):
+    fixture.rate_limited["giphy"] = 120
+    server = Seek(fixture, home).start()
+    driver = make_browser()
+    try:
+        search_from_box(driver, server, "river limited")
+        wait_until(lambda: status(driver, "giphy") == "rateLimited", timeout=8)
+        search_from_box(driver, server, "river again")
+        wait_until(lambda: status(driver, "giphy") == "suspended", timeout=8)
+        assert ids(driver) and not any(item.startswith("giphy:") for item in ids(driver))
+        back = driver.find_element(By.CSS_SELECTOR, '[data-provider="giphy"] .puntil time')
+        until = datetime.fromisoformat(back.get_attribute("datetime").replace("Z", "+00:00"))
+        assert 60 < (until - datetime.now(timezone.utc)).total_seconds() <= 125
+        assert "back at" in driver.find_element(By.CSS_SELECTOR, '[data-provider="giphy"] .puntil').text
+        # The page rendered on the server says the same without JavaScript.
+        _, _, html = fetch(f"{server.base}/search?q=river+third")
+        assert re.search(r'data-provider="giphy" data-status="suspended".*?back at <time datetime="', html)
+    finally:
+        driver.quit()
+        server.stop()
+
+
+def test_many_merged_detail_pages_at_once_keep_the_server_up(fixture, home):
+    """Sixteen readers opening a merged record at once, each detail fetched anew. A task group that
+    fetched the other sources crashed the release build here (SIGSEGV inside the Swift runtime's
+    task-group result copy); the page asks them one after another instead."""
+    server = Seek(fixture, home, config={"SEEK_DETAIL_CACHE_TTL": "0"}).start()
+    url = f"{server.base}/items/openlibrary:OL1W?also=aladin:9780307352149,giphy:quiet1,giphy:quiet2"
+    failures: list[str] = []
+
+    def reader() -> None:
+        for _ in range(25):
+            try:
+                status_code, _, html = fetch(url)
+                if status_code != 200 or "data-item-id" not in html:
+                    failures.append(f"HTTP {status_code}")
+            except Exception as error:  # a dropped connection is what a crash looks like from here
+                failures.append(repr(error))
+
+    try:
+        readers = [threading.Thread(target=reader) for _ in range(16)]
+        for thread in readers:
+            thread.start()
+        for thread in readers:
+            thread.join(timeout=120)
+        assert server.process is not None and server.process.poll() is None, "seek serve died:\n" + "".join(server.log[-20:])
+        assert not failures, failures[:5]
+    finally:
+        server.stop()
