@@ -36,3 +36,39 @@ struct RetryAfterBoundsTests {
         #expect(retryAfter("Sun, 06 Nov 1994 08:49:37 GMT") == 0)
     }
 }
+
+@Suite("HTTP dates: the three forms of RFC 9110, read by hand")
+struct HTTPDateParsingTests {
+    @Test("the three forms of one instant parse to it", arguments: [
+        "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
+    ])
+    func threeForms(text: String) {
+        #expect(HTTPDate.parse(text) == Date(timeIntervalSince1970: 784_111_777))
+    }
+
+    @Test("dates across leap years, centuries and the far future are exact")
+    func calendar() {
+        #expect(HTTPDate.parse("Thu, 01 Jan 1970 00:00:00 GMT") == Date(timeIntervalSince1970: 0))
+        #expect(HTTPDate.parse("Tue, 29 Feb 2000 23:59:59 GMT") == Date(timeIntervalSince1970: 951_868_799))
+        #expect(HTTPDate.parse("Fri, 31 Dec 9999 23:59:59 GMT") == Date(timeIntervalSince1970: 253_402_300_799))
+        #expect(HTTPDate.parse("Wed, 31 Dec 1969 23:59:59 GMT") == Date(timeIntervalSince1970: -1))
+        #expect(HTTPDate.parse("Monday, 01-Jan-69 00:00:00 GMT") == Date(timeIntervalSince1970: 3_124_224_000))
+    }
+
+    @Test("a date written back by format(_:) parses to the same second")
+    func roundTrip() {
+        let now = Date(timeIntervalSince1970: 1_795_646_000)
+        #expect(HTTPDate.parse(HTTPDate.format(now)) == now)
+    }
+
+    @Test("anything else is no date", arguments: [
+        "", "GMT", "Sun, 31 Apr 2025 08:49:37 GMT", "Sat, 29 Feb 2025 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT",
+        "Sun, 06 Nov 1994 08:60:00 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 UTC",
+        "Sun, 06 Nov 1994 08:49:37 GMT trailing", "sun, 06 nov 1994 08:49:37 gmt", "Sun, 6 Nov 1994 08:49:37 GMT",
+        "Sun, 00 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:3", "Sun Nov 6 08:49:37 1994", "１９９４",
+        "Sun, 06 Nov 1994 08:49:37 GMT\u{0}", String(repeating: "Sun, ", count: 10_000),
+    ])
+    func notDates(text: String) {
+        #expect(HTTPDate.parse(text) == nil)
+    }
+}
