@@ -99,6 +99,8 @@ echo "== summary"
 for line in "${summary[@]}"; do echo "$line"; done
 if [ ${#failed[@]} -gt 0 ]; then
   echo "FAILED: ${failed[*]}"
+  echo "fuzz: $((${#summary[@]} - ${#failed[@]})) passed, ${#failed[@]} failed"
   exit 1
 fi
 echo "all fuzz targets ran without a crash, leak, timeout or OOM"
+echo "fuzz: ${#summary[@]} passed, 0 failed"
