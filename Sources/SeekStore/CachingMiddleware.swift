@@ -93,7 +93,7 @@ public struct CachingMiddleware: ProviderMiddleware {
 
     /// The cache protocol shared by search and detail: the value, and the failure it stands in for
     /// when it is a stale copy.
-    private func cached<Value: Codable & Sendable>(
+    private func cached<Value: StoredAnswer>(
         _ type: Value.Type, kind: CacheKind, key: String, context: ProviderCallContext,
         fetch: @escaping @Sendable () async throws -> Value
     ) async throws -> (value: Value, staleBecause: SeekError?) {
@@ -172,10 +172,10 @@ public struct CachingMiddleware: ProviderMiddleware {
         try? JSONDecoder().decode(type, from: body)
     }
 
-    private func save<Value: Encodable>(_ value: Value, kind: CacheKind, key: String, provider: String) async {
+    private func save<Value: StoredAnswer>(_ value: Value, kind: CacheKind, key: String, provider: String) async {
         guard !Task.isCancelled else { return }
         do {
-            let body = try JSONEncoder().encode(value)
+            let body = value.storedJSON
             try await cache.store(CacheEntry(key: key, provider: provider, kind: kind, body: body, storedAt: now()))
         } catch {
             if !Task.isCancelled { report(.unavailable(error)) }
@@ -222,7 +222,7 @@ public enum CacheKey {
 }
 
 /// Cache writes still running after their answers were returned. Encoding an answer and writing it
-/// to SQLite takes a few milliseconds (`JSONEncoder`), which the fan-out's last answer should not
+/// to SQLite takes a while, which the fan-out's last answer should not
 /// wait for; whoever ends the process waits for them instead (`wait()`). A finished write forgets
 /// itself, so a server that lives for weeks holds only the writes under way.
 public final class PendingCacheWrites: Sendable {
