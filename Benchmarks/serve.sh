@@ -5,7 +5,8 @@
 # of load.
 #
 # Usage: Benchmarks/serve.sh          (builds the release `seek` first, as fanout.sh does)
-# Env:   SEEK_BIN=/path/to/seek skips the build; DELAY_MS (200); LOAD_SECONDS (60) for the RSS run.
+# Env:   SEEK_BIN=/path/to/seek skips the build; DELAY_MS (200); LOAD_SECONDS (60) for the RSS run;
+#        LATENCY_ONLY=1 stops after the three latency lines (no wrk, no RSS run).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -50,6 +51,7 @@ direct="$base/ol/search.json?q=harbor"
 echo "warm fan-out (/api/v1/search, no cache, 100 requests): $(python3 "$here/serve_latency.py" "$miss" 100)"
 echo "direct call to one provider (100 requests):            $(python3 "$here/serve_latency.py" "$direct" 100)"
 echo "cached query (/api/v1/search, 2000 requests):          $(python3 "$here/serve_latency.py" "$cached" 2000 20)"
+if [[ -n "${LATENCY_ONLY:-}" ]]; then exit 0; fi
 
 for connections in 16 64; do
     echo "wrk cached, $connections connections: $(wrk -t2 -c"$connections" -d10s --latency "$cached" | grep -E 'Requests/sec|^ +99%' | tr -s ' ' | tr '\n' ' ')"
