@@ -18,16 +18,18 @@ extension StringProtocol {
 
     /// The text with every occurrence of `target` replaced by `replacement`, matched on UTF-8 code
     /// units like Foundation's `replacingOccurrences(of:with:)` (so the `\n` of a `\r\n` matches too).
+    /// Text without an occurrence comes back as it is, nothing built.
     public func replacingAll(_ target: String, with replacement: String) -> String {
         let source = Array(utf8)
         let pattern = Array(target.utf8)
-        guard let first = pattern.first, source.count >= pattern.count else { return String(self) }
-        var result: [UInt8] = []
+        func matches(at index: Int) -> Bool {
+            index + pattern.count <= source.count && source[index..<(index + pattern.count)].elementsEqual(pattern)
+        }
+        guard !pattern.isEmpty, var index = source.indices.first(where: matches) else { return String(self) }
+        var result = Array(source[..<index])
         result.reserveCapacity(source.count)
-        var index = 0
         while index < source.count {
-            if source[index] == first, index + pattern.count <= source.count,
-               source[index..<(index + pattern.count)].elementsEqual(pattern) {
+            if matches(at: index) {
                 result.append(contentsOf: replacement.utf8)
                 index += pattern.count
             } else {

@@ -18,12 +18,19 @@ public enum Redaction {
 
     /// `text` with every occurrence of each secret (of 4+ characters) replaced, and key-like query values masked.
     public static func redact(_ text: String, secrets: [String]) -> String {
+        var result = redactSecrets(text, secrets: secrets)
+        for name in secretParameters {
+            result = maskParameter(name, in: result)
+        }
+        return result
+    }
+
+    /// `text` with every occurrence of each secret (of 4+ characters) replaced; nothing else is touched,
+    /// so it suits result fields, where a `key=` is just text.
+    public static func redactSecrets(_ text: String, secrets: [String]) -> String {
         var result = text
         for secret in secrets where secret.count >= 4 {
             result = result.replacingAll(secret, with: "REDACTED")
-        }
-        for name in secretParameters {
-            result = maskParameter(name, in: result)
         }
         return result
     }

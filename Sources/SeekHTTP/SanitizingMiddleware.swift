@@ -67,7 +67,7 @@ public struct SanitizingMiddleware: ProviderMiddleware {
     public func clean(_ detail: ItemDetail) -> ItemDetail {
         var copy = detail
         copy.item = clean(detail.item)
-        copy.description = detail.description.map { UntrustedText.paragraph(redacted($0)) }
+        copy.description = detail.description.map { UntrustedText.paragraph(Redaction.redactSecrets($0, secrets: secrets)) }
         copy.contributors = detail.contributors.map { Contributor(name: line($0.name), role: $0.role.map { line($0) }) }
         copy.subjects = detail.subjects.map { line($0) }
         copy.publishers = detail.publishers.map { line($0) }
@@ -88,37 +88,11 @@ public struct SanitizingMiddleware: ProviderMiddleware {
     /// A URL with no secret in it, or nil when redacting leaves no URL.
     public func clean(_ url: URL) -> URL? {
         let text = url.absoluteString
-        guard secrets.contains(where: { text.containsBytes($0) }) else { return url }
-        return URL(string: Redaction.redact(text, secrets: secrets))
+        let redacted = Redaction.redactSecrets(text, secrets: secrets)
+        return redacted == text ? url : URL(string: redacted)
     }
 
     private func line(_ text: String, limit: Int = UntrustedText.lineLimit) -> String {
-        UntrustedText.line(redacted(text), limit: limit)
-    }
-
-    private func redacted(_ text: String) -> String {
-        var result = text
-        for secret in secrets where result.containsBytes(secret) {
-            result = result.replacingAll(secret, with: "REDACTED")
-        }
-        return result
-    }
-}
-
-extension String {
-    /// Whether `other` occurs in this text, compared as UTF-8 bytes (no Foundation, no normalisation).
-    func containsBytes(_ other: String) -> Bool {
-        var text = self
-        var needle = other
-        return text.withUTF8 { source in
-            needle.withUTF8 { pattern in
-                guard let first = pattern.first else { return true }
-                guard source.count >= pattern.count else { return false }
-                for start in 0...(source.count - pattern.count) where source[start] == first {
-                    if source[start..<(start + pattern.count)].elementsEqual(pattern) { return true }
-                }
-                return false
-            }
-        }
+        UntrustedText.line(Redaction.redactSecrets(text, secrets: secrets), limit: limit)
     }
 }
