@@ -10,7 +10,7 @@ import SeekCore
 /// as a user pastes it; bit 0 set, the rest is the token's binary record, base64url-encoded here so
 /// that mutations reach the record's reader (versions, varints, lengths, UTF-8, fingerprints).
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = FuzzInput(data, size)
     let token: String
     if input.selector & 1 == 0 {
@@ -61,8 +61,5 @@ let pagingProviders: [any SearchProvider] = [
 /// The entry point SwiftPM links as `main`: libFuzzer's driver on `fuzz` (see `runLibFuzzer`).
 @_cdecl("FuzzCursor_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    runLibFuzzer(argc, argv) { data, size in
-        guard let data else { return 0 }
-        return fuzz(data, size)
-    }
+    runLibFuzzer(argc, argv, fuzz)
 }

@@ -50,14 +50,9 @@ let factories: [ProviderFactory] = {
 }()
 
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let input = FuzzInput(data, size)
-    let selector = input.selector
-    let response = cannedResponse(selector: selector, body: input.rest)
-    runToCompletion {
-        let operation = selector & 0x03
-        let provider = try makeProvider(factories[operation == 3 ? 1 : 0], settings: settings, response: response)
-        switch operation {
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    fuzzProvider(data, size, settings: settings, factory: { factories[$0 & 0x03 == 3 ? 1 : 0] }) { provider, selector in
+        switch selector & 0x03 {
         case 1:
             let id = ItemID(provider: provider.descriptor.id, value: "OL45804W")
             let detail = try await provider.detail(id)
@@ -72,14 +67,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             checkPage(page, from: provider, limit: nil)
         }
     }
-    return 0
 }
 
 /// The entry point SwiftPM links as `main`: libFuzzer's driver on `fuzz` (see `runLibFuzzer`).
 @_cdecl("FuzzDeclared_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    runLibFuzzer(argc, argv) { data, size in
-        guard let data else { return 0 }
-        return fuzz(data, size)
-    }
+    runLibFuzzer(argc, argv, fuzz)
 }

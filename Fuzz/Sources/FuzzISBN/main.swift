@@ -5,7 +5,7 @@ import SeekCore
 /// ISBN extraction, cleaning and normalisation on any text: every ISBN found is a valid ISBN-13 that
 /// the text's own reading confirms, found once, never a crash.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let text = FuzzInput(data, size).text
     let found = ISBN.extract(from: text)
     require(Set(found).count == found.count, "extract returned a repeat: \(found)")
@@ -27,8 +27,5 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// The entry point SwiftPM links as `main`: libFuzzer's driver on `fuzz` (see `runLibFuzzer`).
 @_cdecl("FuzzISBN_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    runLibFuzzer(argc, argv) { data, size in
-        guard let data else { return 0 }
-        return fuzz(data, size)
-    }
+    runLibFuzzer(argc, argv, fuzz)
 }

@@ -5,7 +5,7 @@ import SeekJSON
 /// `JSONValue(parsing:)` on any bytes: a value or a `JSONParseError`, never a crash. A value it parses,
 /// written back as JSON text with `JSONWriter`, parses again to the same value.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let input = FuzzInput(data, size)
     guard let value = try? JSONValue(parsing: input.data) else { return 0 }
     touch(value)
@@ -64,8 +64,5 @@ private func comparable(_ value: JSONValue) -> JSONValue {
 /// The entry point SwiftPM links as `main`: libFuzzer's driver on `fuzz` (see `runLibFuzzer`).
 @_cdecl("FuzzJSON_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    runLibFuzzer(argc, argv) { data, size in
-        guard let data else { return 0 }
-        return fuzz(data, size)
-    }
+    runLibFuzzer(argc, argv, fuzz)
 }

@@ -14,12 +14,8 @@ let settings = Settings(environment: [
 ])
 
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let input = FuzzInput(data, size)
-    let selector = input.selector
-    let response = cannedResponse(selector: selector, body: input.rest)
-    runToCompletion {
-        let provider = try makeProvider(OpenLibraryProvider.factory, settings: settings, response: response)
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    fuzzProvider(data, size, settings: settings, factory: OpenLibraryProvider.factory) { provider, selector in
         switch selector & 0x03 {
         case 1, 2:
             let value = selector & 0x03 == 1 ? "OL45804W" : "OL22951843M"
@@ -34,14 +30,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             checkPage(page, from: provider, limit: min(request.limit, OpenLibraryProvider.maxLimit))
         }
     }
-    return 0
 }
 
 /// The entry point SwiftPM links as `main`: libFuzzer's driver on `fuzz` (see `runLibFuzzer`).
 @_cdecl("FuzzOpenLibrary_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    runLibFuzzer(argc, argv) { data, size in
-        guard let data else { return 0 }
-        return fuzz(data, size)
-    }
+    runLibFuzzer(argc, argv, fuzz)
 }

@@ -11,7 +11,7 @@ import SeekHTTP
 let now = Date(timeIntervalSince1970: 1_764_028_800)  // 2025-11-25 00:00:00 GMT
 
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let text = FuzzInput(data, size).text
     let response = HTTPResponse(status: 429, headers: ["Retry-After": text])
     guard let wait = response.retryAfter(now: now) else { return 0 }
@@ -23,8 +23,5 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// The entry point SwiftPM links as `main`: libFuzzer's driver on `fuzz` (see `runLibFuzzer`).
 @_cdecl("FuzzRetryAfter_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    runLibFuzzer(argc, argv) { data, size in
-        guard let data else { return 0 }
-        return fuzz(data, size)
-    }
+    runLibFuzzer(argc, argv, fuzz)
 }

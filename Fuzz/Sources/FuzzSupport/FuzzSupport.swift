@@ -27,8 +27,9 @@ public struct CannedTransport: HTTPTransport {
 public struct FuzzInput {
     public let bytes: UnsafeBufferPointer<UInt8>
 
-    public init(_ data: UnsafePointer<UInt8>, _ size: Int) {
-        bytes = UnsafeBufferPointer(start: data, count: size)
+    /// libFuzzer's pointer and size; no pointer is an empty input.
+    public init(_ data: UnsafePointer<UInt8>?, _ size: Int) {
+        bytes = UnsafeBufferPointer(start: data, count: data == nil ? 0 : size)
     }
 
     public var data: Data { Data(bytes) }
@@ -74,6 +75,28 @@ public func require(_ condition: @autoclosure () -> Bool, _ message: @autoclosur
         FileHandle.standardError.write(Data(text.utf8))
         fatalError(text)
     }
+}
+
+/// A provider target's whole run on one input: the first byte is the selector, the rest the body of a
+/// canned response whose status the selector chooses; `factory` builds the provider (as the
+/// composition root does, on a `CannedTransport`) and `call` makes the selected call on it.
+public func fuzzProvider(
+    _ data: UnsafePointer<UInt8>?, _ size: Int, settings: Settings, factory: (UInt8) -> ProviderFactory,
+    _ call: @escaping @Sendable (any SearchProvider, UInt8) async throws -> Void
+) -> CInt {
+    let input = FuzzInput(data, size)
+    let selector = input.selector
+    let made = Result { try makeProvider(factory(selector), settings: settings, response: cannedResponse(selector: selector, body: input.rest)) }
+    runToCompletion { try await call(made.get(), selector) }
+    return 0
+}
+
+/// `fuzzProvider` for a target with one provider.
+public func fuzzProvider(
+    _ data: UnsafePointer<UInt8>?, _ size: Int, settings: Settings, factory: ProviderFactory,
+    _ call: @escaping @Sendable (any SearchProvider, UInt8) async throws -> Void
+) -> CInt {
+    fuzzProvider(data, size, settings: settings, factory: { _ in factory }, call)
 }
 
 /// A provider built through `factory` as the composition root builds it, on a `CannedTransport`.
