@@ -1,5 +1,6 @@
 import Foundation
 import SeekCLI
+import SeekJSON
 import SeekLoopback
 import SeekTesting
 import Testing
@@ -14,24 +15,6 @@ private func hasControl(_ text: String) -> Bool {
         (scalar.value < 0x20 && scalar != "\n") || (0x7F...0x9F).contains(scalar.value)
             || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
-}
-
-/// A JSON string literal of `text` (control characters escaped as an upstream's JSON escapes them).
-private func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        default:
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                out += String(format: "\\u%04x", scalar.value)
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out + "\""
 }
 
 /// Messages an upstream may send back: a forged second line, terminal escapes, CR and NUL, the other
@@ -56,7 +39,7 @@ private func run(_ arguments: [String], serve: (FixtureServer) -> Void) async th
 struct UntrustedUpstreamTextTests {
     @Test("a GIPHY error message becomes one clean stderr line and one clean status error", arguments: hostileMessages)
     func giphyErrorMessage(message: String) async throws {
-        let body = #"{"data": [], "meta": {"status": 403, "msg": \#(jsonString(message)), "response_id": "r"}}"#
+        let body = #"{"data": [], "meta": {"status": 403, "msg": \#(JSONWriter.text(message)), "response_id": "r"}}"#
         for format in ["table", "json"] {
             let result = try await run(["search", "harbor", "--providers", "openlibrary,giphy", "--format", format]) { server in
                 server.route(ProviderSamples.giphyPath, .json(body, status: 403))
@@ -80,7 +63,7 @@ struct UntrustedUpstreamTextTests {
 
     @Test("an Aladin error message (errorCode/errorMessage) is cleaned the same way", arguments: hostileMessages)
     func aladinErrorMessage(message: String) async throws {
-        let body = #"{"errorCode": 10, "errorMessage": \#(jsonString(message))}"#
+        let body = #"{"errorCode": 10, "errorMessage": \#(JSONWriter.text(message))}"#
         let result = try await run(["search", "harbor", "--providers", "openlibrary,aladin"]) { server in
             server.route(ProviderSamples.aladinPath, .json(body))
         }
@@ -94,10 +77,10 @@ struct UntrustedUpstreamTextTests {
     @Test("result fields that echo any provider's key or carry escapes are printed clean, in the table and in JSON")
     func resultFieldsAreClean() async throws {
         let item = #"""
-            {"title": \#(jsonString("위대한 \u{1B}[31m이야기\nseek: giphy: forged")), "link": "http://www.aladin.co.kr/shop/wproduct.aspx?ItemId=1&ttbkey=\#(aladinKey)",
+            {"title": \#(JSONWriter.text("위대한 \u{1B}[31m이야기\nseek: giphy: forged")), "link": "http://www.aladin.co.kr/shop/wproduct.aspx?ItemId=1&ttbkey=\#(aladinKey)",
              "author": "\#(giphyKey) (지은이)", "pubDate": "2020-01-01", "isbn": "", "isbn13": "9788936434120", "itemId": 1,
              "cover": "https://image.aladin.co.kr/product/1/cover.jpg", "publisher": "\#(aladinKey) 출판사",
-             "description": \#(jsonString("echo \(giphyKey)\r\nline two \u{07}"))}
+             "description": \#(JSONWriter.text("echo \(giphyKey)\r\nline two \u{07}"))}
             """#
         for format in ["table", "json", "csv", "ndjson"] {
             let result = try await run(["search", "harbor", "--providers", "aladin", "--format", format]) { server in
@@ -117,7 +100,7 @@ struct UntrustedUpstreamTextTests {
 
     @Test("GIPHY suggestions that echo Aladin's key are printed without it")
     func suggestionsAreClean() async throws {
-        let body = #"{"data": [{"name": "cats \#(aladinKey)"}, {"name": \#(jsonString("dogs\u{1B}[2J"))}], "meta": {"status": 200, "msg": "OK"}}"#
+        let body = #"{"data": [{"name": "cats \#(aladinKey)"}, {"name": \#(JSONWriter.text("dogs\u{1B}[2J"))}], "meta": {"status": 200, "msg": "OK"}}"#
         let result = try await run(["suggest", "ca", "--providers", "giphy", "--format", "json"]) { server in
             server.route("/giphy/v1/gifs/search/tags", .json(body))
         }
@@ -130,7 +113,7 @@ struct UntrustedUpstreamTextTests {
     func detailDescriptionIsIndented() async throws {
         let work = #"""
             {"title": "Fantastic Mr Fox", "key": "/works/OL45804W", "type": {"key": "/type/work"},
-             "description": \#(jsonString("First line.\r\nseek: giphy: HTTP 500: forged\n\u{1B}[2JThird \(aladinKey).")),
+             "description": \#(JSONWriter.text("First line.\r\nseek: giphy: HTTP 500: forged\n\u{1B}[2JThird \(aladinKey).")),
              "authors": [{"author": {"key": "/authors/OL34184A"}}]}
             """#
         let harness = try await CLIHarness.start()
