@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "SeekServer", targets: ["SeekServer"]),
         .library(name: "SeekCLI", targets: ["SeekCLI"]),
         .library(name: "SeekMCP", targets: ["SeekMCP"]),
+        .library(name: "SeekHosts", targets: ["SeekHosts"]),
         .library(name: "OpenLibraryProvider", targets: ["OpenLibraryProvider"]),
         .library(name: "GiphyProvider", targets: ["GiphyProvider"]),
         .library(name: "AladinProvider", targets: ["AladinProvider"]),
@@ -32,6 +33,7 @@ let package = Package(
         .library(name: "SeekStore", targets: ["SeekStore"]),
         .library(name: "ITBookstoreProvider", targets: ["ITBookstoreProvider"]),
         .executable(name: "seek", targets: ["seek"]),
+        .executable(name: "seek-hosts", targets: ["seek-hosts"]),
         .executable(name: "seek-itbook", targets: ["seek-itbook"]),
     ],
     dependencies: [
@@ -156,18 +158,29 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The command-line host.
+        // The command-line host. `serve` and `mcp` replace the process with `seek-hosts`, so the short
+        // commands start without the web server and the MCP SDK loaded.
         .target(
             name: "SeekCLI",
             dependencies: [
                 "SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig", "SeekResilience", "SeekSession", "SeekImageCache", "SeekStore",
-                "SeekServer", "SeekMCP", "GiphyProvider", nioLocks,
-                .product(name: "Logging", package: "swift-log"),
+                "GiphyProvider", nioLocks,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "seek", dependencies: ["SeekCLI"], swiftSettings: strictSettings),
+        // The long-lived hosts as commands: `seek` with `serve` and `mcp` running in-process.
+        .target(
+            name: "SeekHosts",
+            dependencies: [
+                "SeekCLI", "SeekConfig", "SeekServer", "SeekMCP",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(name: "seek-hosts", dependencies: ["SeekHosts"], swiftSettings: strictSettings),
         // A fourth provider as a user would write it, and `seek` with it added (Examples/ITBookstore).
         .target(
             name: "ITBookstoreProvider",
@@ -177,7 +190,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "seek-itbook",
-            dependencies: ["SeekCLI", "ITBookstoreProvider"],
+            dependencies: ["SeekHosts", "ITBookstoreProvider"],
             path: "Examples/ITBookstore/Sources/seek-itbook",
             swiftSettings: strictSettings
         ),

@@ -77,7 +77,7 @@ public struct CLIContext: Sendable {
     func out(_ line: String) { stdout.write(line + "\n") }
     /// Diagnostics: each line made safe (`UntrustedText`), so that nothing in them, whoever wrote it,
     /// puts a control character on the terminal.
-    func err(_ text: String) {
+    package func err(_ text: String) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         stderr.write(lines.map { UntrustedText.line(String($0), limit: .max) }.joined(separator: "\n") + "\n")
     }

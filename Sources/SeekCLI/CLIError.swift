@@ -7,18 +7,21 @@ import SeekResilience
 import SeekSession
 
 /// Errors the CLI turns into a stderr line and an exit code.
-enum CLIError: Error {
+package enum CLIError: Error {
     /// Bad arguments: exit 64.
     case usage(String)
     /// A bad config file or environment: exit 64.
     case configuration(SeekError)
     /// A single-item command failed (detail, image): exit 4.
     case failed(SeekError)
+    /// The host executable that runs `serve` and `mcp` cannot be run: exit 1.
+    case hostUnavailable(String)
 
     var exitCode: Int32 {
         switch self {
         case .usage, .configuration: return ExitStatus.usage
         case .failed: return ExitStatus.noneAnswered
+        case .hostUnavailable: return 1
         }
     }
 
@@ -27,13 +30,14 @@ enum CLIError: Error {
         case .usage(let text): return text
         case .configuration(let error): return error.description
         case .failed(let error): return error.description
+        case .hostUnavailable(let text): return text
         }
     }
 }
 
 /// DESIGN's exit codes.
-enum ExitStatus {
-    static let success: Int32 = 0
+package enum ExitStatus {
+    package static let success: Int32 = 0
     static let someFailed: Int32 = 3
     static let noneAnswered: Int32 = 4
     static let usage: Int32 = 64

@@ -7,9 +7,9 @@ import SeekJSON
 import SeekSession
 
 /// A command's session: the `SeekSession` this process opened, and where the command writes.
-struct Session: Sendable {
-    let core: SeekSession
-    let context: CLIContext
+package struct Session: Sendable {
+    package let core: SeekSession
+    package let context: CLIContext
 
     var container: Container { core.container }
     var registry: ProviderRegistry { core.registry }
@@ -21,7 +21,7 @@ struct Session: Sendable {
     /// Opens a session from the current context (with the demo server's settings when `demo` is
     /// set), runs `body`, and closes the session whatever `body` did.
     @discardableResult
-    static func with<T: Sendable>(demo: Bool = false, _ body: (Session) async throws -> T) async throws -> T {
+    package static func with<T: Sendable>(demo: Bool = false, _ body: (Session) async throws -> T) async throws -> T {
         let context = CLIContext.current
         let demoMode: DemoMode?
         do {

@@ -11,38 +11,54 @@ import SeekSession
 public struct SeekCommand: AsyncParsableCommand {
     static let name = "seek"
 
-    public static let configuration = CommandConfiguration(
-        commandName: name,
-        abstract: "Search several sources at once and print one merged, ranked list.",
-        version: SeekVersion.current,
-        subcommands: [
-            SearchCommand.self, DetailCommand.self, ImageCommand.self, TrendingCommand.self,
-            SuggestCommand.self, ProvidersCommand.self, StatsCommand.self, FavoritesCommand.self,
-            HistoryCommand.self, CacheCommand.self, ServeCommand.self, McpCommand.self,
-        ]
-    )
+    /// `serve` and `mcp` replace this process with `seek-hosts` (see `HostExecutable`).
+    public static let configuration = rootConfiguration(hosts: [ServeLauncher.self, McpLauncher.self])
+
+    /// `seek`'s configuration with `hosts` as its `serve` and `mcp` commands.
+    package static func rootConfiguration(hosts: [any ParsableCommand.Type]) -> CommandConfiguration {
+        CommandConfiguration(
+            commandName: name,
+            abstract: "Search several sources at once and print one merged, ranked list.",
+            version: SeekVersion.current,
+            subcommands: [
+                SearchCommand.self, DetailCommand.self, ImageCommand.self, TrendingCommand.self,
+                SuggestCommand.self, ProvidersCommand.self, StatsCommand.self, FavoritesCommand.self,
+                HistoryCommand.self, CacheCommand.self,
+            ] + hosts
+        )
+    }
 
     public init() {}
 }
 
 /// Runs `seek` in-process: parses `arguments`, runs the command, and returns the exit code.
 public enum SeekMain {
-    /// Entry point for `seek` and for executables that add providers (`seek-itbook`).
+    /// Entry point for `seek`, whose `serve` and `mcp` run in `seek-hosts`. An executable that adds
+    /// providers and serves them links the hosts instead: `SeekHostsMain.main(extraProviders:)`.
     public static func main(extraProviders: [ProviderFactory] = []) async -> Never {
+        await main(root: SeekCommand.self, extraProviders: extraProviders)
+    }
+
+    /// Runs the command line with `root` as the top command (`seek`, or `seek` with the hosts linked).
+    package static func main(root: any ParsableCommand.Type, extraProviders: [ProviderFactory]) async -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let environment = CLIContext.processEnvironment()
         let context = CLIContext(
             environment: environment, stdout: FileDescriptorSink.standardOutput,
             stderr: FileDescriptorSink.standardError, extraProviders: extraProviders,
             isTerminal: isatty(STDERR_FILENO) == 1)
-        let code = await run(arguments: arguments, context: context)
+        let code = await run(arguments: arguments, context: context, root: root)
         exit(code)
     }
 
     public static func run(arguments: [String], context: CLIContext) async -> Int32 {
+        await run(arguments: arguments, context: context, root: SeekCommand.self)
+    }
+
+    package static func run(arguments: [String], context: CLIContext, root: any ParsableCommand.Type) async -> Int32 {
         await CLIContext.$current.withValue(context) {
             do {
-                var command = try SeekCommand.parseAsRoot(arguments)
+                var command = try root.parseAsRoot(arguments)
                 if var asyncCommand = command as? any AsyncParsableCommand {
                     try await asyncCommand.run()
                 } else {
@@ -53,8 +69,8 @@ public enum SeekMain {
                 context.err("seek: " + error.message)
                 return error.exitCode
             } catch {
-                let code = SeekCommand.exitCode(for: error)
-                let message = SeekCommand.fullMessage(for: error)
+                let code = root.exitCode(for: error)
+                let message = root.fullMessage(for: error)
                 if code == .success {
                     if !message.isEmpty { context.out(message) }
                 } else if !message.isEmpty {

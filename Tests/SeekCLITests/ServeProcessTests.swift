@@ -76,6 +76,22 @@ struct ServeProcessTests {
         #expect(took < .seconds(3))
     }
 
+    @Test("seek serve runs as seek-hosts in the same process: the pid seek started with is the server's")
+    func serveRunsInTheHostExecutable() async throws {
+        let harness = try await CLIHarness.start()
+        let serve = try await ServeProcess(environment: harness.environment)
+        let pid = serve.process.processIdentifier
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
+        let health = try await serve.request("/healthz")
+        kill(pid, SIGTERM)
+        let process = serve.process
+        try await offThePool { process.waitUntilExit() }
+        try await harness.stop()
+        #expect(executable.hasSuffix("/seek-hosts"), "running: \(executable)")
+        #expect(health.status == 200)
+        #expect(process.terminationStatus == 0)
+    }
+
     @Test("a favourite added by the CLI shows in the server's list, and one added over HTTP in the CLI's")
     func favoritesSharedWithTheCLI() async throws {
         let harness = try await CLIHarness.start()

@@ -1,0 +1,17 @@
+import ArgumentParser
+import SeekCLI
+import SeekConfig
+
+/// `seek` with the long-lived hosts linked in: every command of `seek`, with `serve` and `mcp`
+/// running in this process.
+struct SeekWithHostsCommand: AsyncParsableCommand {
+    static let configuration = SeekCommand.rootConfiguration(hosts: [ServeCommand.self, McpCommand.self])
+}
+
+/// Entry point for `seek-hosts` (which `seek serve` and `seek mcp` run) and for executables that add
+/// providers and serve them (`seek-itbook`).
+public enum SeekHostsMain {
+    public static func main(extraProviders: [ProviderFactory] = []) async -> Never {
+        await SeekMain.main(root: SeekWithHostsCommand.self, extraProviders: extraProviders)
+    }
+}
