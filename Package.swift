@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "SeekCore", targets: ["SeekCore"]),
         .library(name: "SeekJSON", targets: ["SeekJSON"]),
+        .library(name: "SeekCatalog", targets: ["SeekCatalog"]),
         .library(name: "SeekHTTP", targets: ["SeekHTTP"]),
         .library(name: "SeekConfig", targets: ["SeekConfig"]),
         .library(name: "SeekResilience", targets: ["SeekResilience"]),
@@ -53,6 +54,8 @@ let package = Package(
         // The contract and the engine: provider protocol, models, ids, errors, statuses, call options
         // and middleware, container, fan-out, merge, rank, cursor, ISBN. Depends on nothing of ours.
         .target(name: "SeekCore", dependencies: [nioLocks], swiftSettings: strictSettings),
+        // Reading ISBNs out of catalogue text (labels, qualifiers, several per field, any script's digits), for providers.
+        .target(name: "SeekCatalog", dependencies: ["SeekCore"], swiftSettings: strictSettings),
         // Untyped JSON in one pass, JSON text out in written order, dot paths.
         .target(name: "SeekJSON", dependencies: ["SeekCore"], swiftSettings: strictSettings),
         // The HTTP transport on AsyncHTTPClient, and the client providers call their APIs with.
@@ -100,7 +103,7 @@ let package = Package(
         ),
         .target(
             name: "OpenLibraryProvider",
-            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig"],
+            dependencies: ["SeekCore", "SeekCatalog", "SeekJSON", "SeekHTTP", "SeekConfig"],
             path: "Providers/OpenLibrary",
             swiftSettings: strictSettings
         ),
@@ -112,14 +115,14 @@ let package = Package(
         ),
         .target(
             name: "AladinProvider",
-            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig"],
+            dependencies: ["SeekCore", "SeekCatalog", "SeekJSON", "SeekHTTP", "SeekConfig"],
             path: "Providers/Aladin",
             swiftSettings: strictSettings
         ),
         // Providers declared in the config file ("jsonProviders"): URL templates and JSON paths.
         .target(
             name: "DeclaredProvider",
-            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig"],
+            dependencies: ["SeekCore", "SeekCatalog", "SeekJSON", "SeekHTTP", "SeekConfig"],
             path: "Providers/Declared",
             swiftSettings: strictSettings
         ),
@@ -184,7 +187,7 @@ let package = Package(
         // A fourth provider as a user would write it, and `seek` with it added (Examples/ITBookstore).
         .target(
             name: "ITBookstoreProvider",
-            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig"],
+            dependencies: ["SeekCore", "SeekCatalog", "SeekJSON", "SeekHTTP", "SeekConfig"],
             path: "Examples/ITBookstore/Sources/ITBookstoreProvider",
             swiftSettings: strictSettings
         ),
@@ -195,6 +198,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "SeekCoreTests", dependencies: ["SeekCore", "SeekTesting", nioLocks], swiftSettings: strictSettings),
+        .testTarget(name: "SeekCatalogTests", dependencies: ["SeekCatalog", "SeekCore"], swiftSettings: strictSettings),
         .testTarget(name: "SeekJSONTests", dependencies: ["SeekJSON", "SeekHTTP"], swiftSettings: strictSettings),
         .testTarget(name: "SeekHTTPTests", dependencies: ["SeekHTTP", "SeekTesting"], swiftSettings: strictSettings),
         .testTarget(

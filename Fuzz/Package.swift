@@ -17,7 +17,7 @@ let targets: [(name: String, seekProducts: [String])] = [
     ("FuzzDeclared", ["DeclaredProvider"]),
     ("FuzzCursor", []),
     ("FuzzRetryAfter", ["SeekHTTP"]),
-    ("FuzzISBN", []),
+    ("FuzzISBN", ["SeekCatalog"]),
 ]
 
 let settings: [SwiftSetting] = [

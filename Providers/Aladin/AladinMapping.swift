@@ -1,4 +1,5 @@
 import Foundation
+import SeekCatalog
 import SeekCore
 import SeekConfig
 import SeekHTTP
@@ -16,7 +17,7 @@ enum AladinMapping {
 
         var identifiers = Identifiers()
         for field in ["isbn13", "isbn"] {
-            if let isbn = text(object, field) { identifiers.add(isbn: isbn) }
+            if let isbn = text(object, field) { identifiers.add(isbnsIn: isbn) }
         }
         if let itemID { identifiers.other["aladinItemId"] = itemID }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SeekCatalog
 import SeekConfig
 import SeekCore
 import SeekHTTP
@@ -177,7 +178,7 @@ public struct JSONDeclaredProvider: SearchProvider {
     private func item(from element: JSONValue, base: URL) -> Item? {
         guard let value = text(.id, in: element) else { return nil }
         var identifiers = Identifiers()
-        for isbn in all(.isbn, in: element) { identifiers.add(isbn: isbn) }
+        for isbn in all(.isbn, in: element) { identifiers.add(isbnsIn: isbn) }
         var images: [ImageSize: ImageReference] = [:]
         if let url = link(.thumbnail, in: element, base: base) { images[.small] = ImageReference(url: url, size: .small) }
         if let url = link(.image, in: element, base: base) {

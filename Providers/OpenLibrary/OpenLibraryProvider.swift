@@ -1,4 +1,5 @@
 import Foundation
+import SeekCatalog
 import SeekConfig
 import SeekCore
 import SeekHTTP
@@ -111,7 +112,7 @@ public struct OpenLibraryProvider: SearchProvider {
     func item(from doc: OpenLibrarySearchDoc) -> Item? {
         // Orphaned editions are indexed as works with an edition key (`/works/OL10910782M`).
         guard let key = doc.key, let olid = OpenLibraryID(parsing: key, kinds: [.work, .edition]) else { return nil }
-        var identifiers = Identifiers(isbns: doc.isbns)
+        var identifiers = Identifiers(isbnsIn: doc.isbns)
         identifiers.other[olid.kind == .work ? "openlibraryWork" : "openlibraryEdition"] = olid.value
         return Item(
             id: ItemID(provider: Self.id, value: olid.value), kind: .book, title: Self.title(doc.title),
@@ -200,7 +201,7 @@ public struct OpenLibraryProvider: SearchProvider {
             authorKeys = await Self.withinDeadline(due) { try await fetchRecord(work).record.authorKeys } ?? []
         }
         let authors = try await authorNames(authorKeys, until: due)
-        var identifiers = Identifiers(isbns: record.isbn13 + record.isbn10, other: ["openlibraryEdition": olid.value])
+        var identifiers = Identifiers(isbnsIn: record.isbn13 + record.isbn10, other: ["openlibraryEdition": olid.value])
         identifiers.other["openlibraryWork"] = work?.value
         let item = Item(
             id: ItemID(provider: Self.id, value: olid.value), kind: .book, title: Self.title(record.title),

@@ -54,17 +54,31 @@ public struct Identifiers: Sendable, Hashable, Codable {
 
     public init(isbns: [String] = [], other: [String: String] = [:]) {
         self.other = other
-        for isbn in isbns { add(isbn: isbn) }
+        add(isbns: isbns)
     }
 
-    /// Adds every valid ISBN in a field as catalogues write it (see `ISBN.extract(from:)`): one or several,
-    /// with labels and qualifiers. An ISBN-10 is kept as written and its ISBN-13 added; anything else is
-    /// ignored.
+    /// Adds one ISBN (10 or 13, with or without hyphens, spaces and an "ISBN" label): an ISBN-10 is kept
+    /// and its ISBN-13 added; anything invalid is ignored. For catalogue text (qualifiers, several ISBNs
+    /// in a field, other scripts' digits), SeekCatalog's `add(isbnsIn:)` reads it first.
     public mutating func add(isbn raw: String) {
-        let found = ISBN.occurrences(in: raw)
-        guard !found.isEmpty else { return }
-        ISBN.appendUnique(found.lazy.compactMap(\.isbn10), to: &isbn10)
-        ISBN.appendUnique(found.lazy.map(\.isbn13), to: &isbn13)
+        add(isbns: CollectionOfOne(raw))
+    }
+
+    /// Adds each ISBN of `isbns` as `add(isbn:)` does, in linear time however many there are.
+    public mutating func add(isbns: some Sequence<String>) {
+        var tens: [String] = []
+        var thirteens: [String] = []
+        for raw in isbns {
+            let cleaned = ISBN.clean(raw)
+            if ISBN.isValid13(cleaned) {
+                thirteens.append(cleaned)
+            } else if let thirteen = ISBN.isbn13(from: cleaned) {
+                tens.append(cleaned)
+                thirteens.append(thirteen)
+            }
+        }
+        ISBN.appendUnique(tens, to: &isbn10)
+        ISBN.appendUnique(thirteens, to: &isbn13)
     }
 
     public var isEmpty: Bool { isbn13.isEmpty && isbn10.isEmpty && other.isEmpty }

@@ -71,6 +71,13 @@ struct ISBNTests {
         #expect(ISBN.normalized("12345") == nil)
     }
 
+    @Test("identifiers take one ISBN per value, labelled and hyphenated or not; catalogue text is SeekCatalog's")
+    func identifiersTakeOneISBNPerValue() {
+        let ids = Identifiers(isbns: ["ISBN-10: 0-306-40615-2", "0826497527 (pbk.)", "0306406152 9780826497529"])
+        #expect(ids.isbn10 == ["0306406152"])
+        #expect(ids.isbn13 == ["9780306406157"])
+    }
+
     @Test("identifiers keep only valid ISBNs and add the ISBN-13 of an ISBN-10")
     func identifiers() {
         let ids = Identifiers(isbns: ["0306406152", "9780306406157", "garbage", "9780306406158"])

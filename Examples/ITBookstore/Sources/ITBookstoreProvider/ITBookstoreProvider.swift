@@ -1,4 +1,5 @@
 import Foundation
+import SeekCatalog
 import SeekConfig
 import SeekCore
 import SeekHTTP
@@ -95,7 +96,7 @@ public struct ITBookstoreProvider: SearchProvider {
         return Item(
             id: ItemID(provider: Self.id, value: isbn13), kind: .book, title: text(book["title"]) ?? "(untitled)",
             subtitle: text(book["subtitle"]), creators: authors.filter { !$0.isEmpty }, year: book["year"]?.intValue,
-            identifiers: Identifiers(isbns: [isbn13] + [text(book["isbn10"])].compactMap { $0 }),
+            identifiers: Identifiers(isbnsIn: [isbn13] + [text(book["isbn10"])].compactMap { $0 }),
             images: image.map { [.medium: $0] } ?? [:], url: text(book["url"]).flatMap(absolute))
     }
 

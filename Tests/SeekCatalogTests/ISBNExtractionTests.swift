@@ -1,10 +1,8 @@
+import SeekCatalog
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
 import Testing
 
-/// `ISBN.extract(from:)` and `Identifiers.add(isbn:)` on ISBNs as catalogues write them (issue 19, part 5).
+/// `ISBN.extract(from:)` and `Identifiers.add(isbnsIn:)` on ISBNs as catalogues write them (issue 19, part 5).
 @Suite("ISBN extraction")
 struct ISBNExtractionTests {
     // MARK: - What a librarian reads
@@ -307,16 +305,16 @@ struct ISBNExtractionTests {
         ("9790230671187", [], []),
     ] as [(String, [String], [String])])
     func identifiersFromAField(_ field: String, _ isbn13: [String], _ isbn10: [String]) {
-        let identifiers = Identifiers(isbns: [field])
+        let identifiers = Identifiers(isbnsIn: [field])
         #expect(identifiers.isbn13 == isbn13)
         #expect(identifiers.isbn10 == isbn10)
     }
 
     @Test("adding an ISBN already held changes nothing")
     func identifiersWithoutDuplicates() {
-        var identifiers = Identifiers(isbns: ["0826497527 ; 9780826497529"])
-        identifiers.add(isbn: "ISBN 0-8264-9752-7")
-        identifiers.add(isbn: "978-0-8264-9752-9")
+        var identifiers = Identifiers(isbnsIn: ["0826497527 ; 9780826497529"])
+        identifiers.add(isbnsIn: "ISBN 0-8264-9752-7")
+        identifiers.add(isbnsIn: "978-0-8264-9752-9")
         #expect(identifiers.isbn13 == ["9780826497529"])
         #expect(identifiers.isbn10 == ["0826497527"])
     }
@@ -332,6 +330,12 @@ struct ISBNExtractionTests {
     }
 
     // MARK: - Helpers
+
+    /// A book whose ISBN fields are read as catalogues write them.
+    private func book(_ provider: String, _ value: String, _ title: String, isbns: [String], creator: String) -> Item {
+        Item(id: ItemID(provider: provider, value: value), kind: .book, title: title, creators: [creator],
+             identifiers: Identifiers(isbnsIn: isbns))
+    }
 
     /// `ascii` with its digits in the script whose zero is `zero`.
     private static func digits(_ ascii: String, zero: UInt32) -> String {
