@@ -44,6 +44,7 @@ query=harbor
 
 command -v wrk > /dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
 [[ -x "$SEEK_BIN" ]] || { echo "no seek binary at $SEEK_BIN (set SEEK_BIN)" >&2; exit 1; }
+[[ -x "$(dirname "$SEEK_BIN")/seek-hosts" ]] || { echo "no seek-hosts beside $SEEK_BIN: seek serve runs there (README)" >&2; exit 1; }
 
 log() { echo "[$(date +%T)] $*" >&2; }
 

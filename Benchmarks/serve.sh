@@ -17,7 +17,10 @@ load_seconds="${LOAD_SECONDS:-60}"
 command -v wrk > /dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
 
 if [[ -z "${SEEK_BIN:-}" ]]; then
-    (cd "$root" && swift build -c release --product seek --static-swift-stdlib --scratch-path "$root/.build-release" >&2)
+    # `seek serve` runs in seek-hosts, built beside seek.
+    for product in seek seek-hosts; do
+        (cd "$root" && swift build -c release --product "$product" --static-swift-stdlib --scratch-path "$root/.build-release" >&2)
+    done
     SEEK_BIN="$root/.build-release/release/seek"
 fi
 
