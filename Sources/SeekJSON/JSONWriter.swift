@@ -35,6 +35,15 @@ public struct JSONWriter: Sendable {
         return writer.text
     }
 
+    /// `value` as JSON in UTF-8 bytes and then `trailer`, for a socket or a file: no `String` made,
+    /// so a large document is not validated and copied again on its way out.
+    public static func utf8(_ value: some JSONWritable, style: Style = .compact, trailer: String = "") -> [UInt8] {
+        var writer = JSONWriter(style: style)
+        value.write(to: &writer)
+        writer.bytes.append(contentsOf: trailer.utf8)
+        return writer.bytes
+    }
+
     // MARK: Containers
     //
     // The generic and closure-taking members are inlinable so that documents in other modules get

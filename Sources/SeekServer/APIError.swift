@@ -83,6 +83,6 @@ enum APIResponse {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: JSONText.pretty(document) + "\n")))
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONWriter.utf8(document, style: .pretty, trailer: "\n"))))
     }
 }

@@ -28,6 +28,8 @@ struct Parameters {
     }
 
     private static func decode(_ text: Substring) -> String {
+        // Most names and values have nothing to decode; Foundation's decoding bridges through NSString.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return String(text) }
         let spaced = text.replacingOccurrences(of: "+", with: " ")
         return spaced.removingPercentEncoding ?? spaced
     }
