@@ -111,8 +111,11 @@ package enum HostExecutable {
         #if os(Linux)
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if count > 0 { return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        // No /proc (a bare container): the path the process was started by, when it names one.
+        guard let first = CommandLine.arguments.first, first.contains("/"), let real = realpath(first, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
         #else
         var size: UInt32 = 4096
         var buffer = [CChar](repeating: 0, count: Int(size))
