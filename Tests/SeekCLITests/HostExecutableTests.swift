@@ -49,6 +49,15 @@ struct HostExecutableTests {
         #expect(stdout.text.isEmpty)
     }
 
+    @Test("an in-process run with captured output never hands its process over: serve is an error naming why")
+    func capturedRunDoesNotReplaceTheProcess() async throws {
+        let harness = try await CLIHarness.start()
+        let result = await harness.run(["serve", "--port", "0"])
+        try await harness.stop()
+        #expect(result.code == 1)
+        #expect(result.stderr.contains("captured in memory"), "stderr: \(result.stderr)")
+    }
+
     @Test("seek without seek-hosts beside it: serve and mcp exit 1 naming the missing file and how to build it",
           .enabled(if: SeekBinary.url != nil, "the seek executable was not built"))
     func missingHostExecutable() async throws {

@@ -87,6 +87,11 @@ package enum HostExecutable {
                 "this executable adds providers but does not link the hosts, so \(name) would serve without them; "
                     + "call SeekHostsMain.main(extraProviders:) (module SeekHosts) to serve them")
         }
+        guard context.stdout is FileDescriptorSink, context.stderr is FileDescriptorSink else {
+            throw CLIError.hostUnavailable(
+                "\(arguments.first ?? "this command") runs in \(name), a process of its own; "
+                    + "a run whose output is captured in memory (SeekMain.run in-process) cannot hand its process over")
+        }
         guard let path = expectedPath(), access(path, X_OK) == 0 else {
             throw CLIError.hostUnavailable(
                 "\(arguments.first ?? "this command") runs in \(name), and there is none beside seek (\(expectedPath() ?? name))"
