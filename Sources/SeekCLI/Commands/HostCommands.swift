@@ -94,7 +94,7 @@ package enum HostExecutable {
         }
         guard let path = expectedPath(), access(path, X_OK) == 0 else {
             throw CLIError.hostUnavailable(
-                "\(arguments.first ?? "this command") runs in \(name), and there is none beside seek (\(expectedPath() ?? name))"
+                "\(arguments.first ?? "this command") runs in \(name), and there is no executable one beside seek (\(expectedPath() ?? name))"
                     + "; build it with `swift build -c release --product \(name) --static-swift-stdlib`")
         }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
