@@ -30,9 +30,7 @@ public struct JSONWriter: Sendable {
 
     /// `value` as one JSON document.
     public static func text(_ value: some JSONWritable, style: Style = .compact) -> String {
-        var writer = JSONWriter(style: style)
-        value.write(to: &writer)
-        return writer.text
+        String(decoding: utf8(value, style: style), as: UTF8.self)
     }
 
     /// `value` as JSON in UTF-8 bytes and then `trailer`, for a socket or a file: no `String` made,
