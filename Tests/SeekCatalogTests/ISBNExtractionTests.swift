@@ -292,6 +292,16 @@ struct ISBNExtractionTests {
         #expect(elapsed < .seconds(10))
     }
 
+    @Test("thousands of ISBN fields (a record's isbn list) are all kept, in order, in linear time")
+    func thousandsOfFields() {
+        let isbns = (0..<20_000).map { Self.isbn13(stem: "9780123" + String(10_000 + $0)) }
+        var identifiers = Identifiers()
+        let elapsed = ContinuousClock().measure { identifiers = Identifiers(isbnsIn: isbns + ["0-306-40615-2", isbns[0]]) }
+        #expect(identifiers.isbn13 == isbns + ["9780306406157"])
+        #expect(identifiers.isbn10 == ["0306406152"])
+        #expect(elapsed < .seconds(10))
+    }
+
     // MARK: - Identifiers
 
     @Test("identifiers add every ISBN of a field; an ISBN-10 is also kept as written", arguments: [
