@@ -213,7 +213,7 @@ public enum ResultMerger {
             provenance["image"] = largest.1
         } else if !item.images.isEmpty { provenance["image"] = provider }
         for (other, _) in others {
-            for isbn in other.identifiers.isbn13 + other.identifiers.isbn10 { item.identifiers.add(isbn: isbn) }
+            item.identifiers.add(isbns: other.identifiers.isbn13 + other.identifiers.isbn10)
             item.identifiers.other.merge(other.identifiers.other) { current, _ in current }
         }
         if item.url == nil, let other = members.first(where: { $0.0.url != nil }) {
