@@ -20,6 +20,13 @@ struct CacheFixture {
         provider(policy, cache: SQLiteResponseCache(database: store.database, retention: policy.retention))
     }
 
+    /// A provider whose cache writes wait at a gate until it opens, and the writes it leaves pending.
+    func providerWithGatedWrites() -> (CachingProvider, GatedCache, PendingCacheWrites) {
+        let gated = GatedCache(SQLiteResponseCache(database: store.database))
+        let writes = PendingCacheWrites()
+        return (CachingProvider(wrapping: upstream, cache: gated, writes: writes, now: clock.closure), gated, writes)
+    }
+
     func provider(_ policy: CachePolicy, cache: any ResponseCache, staleAfter: Duration? = nil) -> CachingProvider {
         let events = self.events
         return CachingProvider(
@@ -84,10 +91,7 @@ struct CachingProviderTests {
     func deferredWrites() async throws {
         let fixture = CacheFixture()
         defer { fixture.store.remove() }
-        let gated = GatedCache(SQLiteResponseCache(database: fixture.store.database))
-        let writes = PendingCacheWrites()
-        let provider = CachingProvider(
-            wrapping: fixture.upstream, cache: gated, writes: writes, now: fixture.clock.closure)
+        let (provider, gated, writes) = fixture.providerWithGatedWrites()
         _ = try await provider.search(request)
         #expect(try await gated.base.entry(forKey: CacheKey.search(provider: provider.descriptor.id, endpoint: provider.answerScope, request: request)) == nil)
         gated.open()
@@ -101,10 +105,7 @@ struct CachingProviderTests {
     func finishedWritesAreForgotten() async throws {
         let fixture = CacheFixture()
         defer { fixture.store.remove() }
-        let gated = GatedCache(SQLiteResponseCache(database: fixture.store.database))
-        let writes = PendingCacheWrites()
-        let provider = CachingProvider(
-            wrapping: fixture.upstream, cache: gated, writes: writes, now: fixture.clock.closure)
+        let (provider, gated, writes) = fixture.providerWithGatedWrites()
         for page in 1...5 {
             _ = try await provider.search(SearchRequest(query: "harbor", page: page))
         }
