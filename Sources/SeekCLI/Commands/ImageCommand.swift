@@ -213,7 +213,7 @@ struct ImageTarget: Sendable {
             switch cli {
             case .failed(let seek), .configuration(let seek): return seek.attributed(to: provider)
             case .usage(let text): return SeekError(.invalidInput, provider: provider, detail: text)
-            case .hostUnavailable(let text): return SeekError(.network, provider: provider, detail: text)
+            case .hostUnavailable(let text): return SeekError(.configuration, provider: provider, detail: text)
             }
         }
         return SeekError.wrap(error, provider: provider)
