@@ -49,6 +49,9 @@ let package = Package(
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk.git", from: "0.12.1"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // The contract and the engine: provider protocol, models, ids, errors, statuses, call options
@@ -73,7 +76,11 @@ let package = Package(
         // Settings (environment over the config file) and what providers are built from.
         .target(name: "SeekConfig", dependencies: ["SeekCore", "SeekJSON", "SeekHTTP"], swiftSettings: strictSettings),
         // Circuit breakers, rate limits, retries and per-provider stats, shared by every process.
-        .target(name: "SeekResilience", dependencies: ["SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig", nioLocks], swiftSettings: strictSettings),
+        .target(
+            name: "SeekResilience",
+            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig", nioLocks, .product(name: "Metrics", package: "swift-metrics")],
+            swiftSettings: strictSettings
+        ),
         // A loopback HTTP server that replays recorded answers: demo mode and the tests.
         .target(
             name: "SeekLoopback",
@@ -98,7 +105,22 @@ let package = Package(
         ),
         .target(
             name: "SeekStore",
-            dependencies: ["SeekCore", "SeekJSON", "SeekConfig", nioLocks, .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "SeekCore", "SeekJSON", "SeekConfig", nioLocks, .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The shared stores on PostgreSQL (SEEK_DATABASE_URL): favourites, history, the response cache,
+        // cursor tokens, breakers and rate-limit buckets for several instances, with a local fallback.
+        .target(
+            name: "SeekPostgres",
+            dependencies: [
+                "SeekCore", "SeekJSON", "SeekStore", "SeekResilience", nioLocks,
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
             swiftSettings: strictSettings
         ),
         .target(
@@ -132,7 +154,7 @@ let package = Package(
             name: "SeekSession",
             dependencies: [
                 "SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig", "SeekResilience", "SeekLoopback", "SeekImageCache", "SeekStore",
-                "OpenLibraryProvider", "GiphyProvider", "AladinProvider", "DeclaredProvider", nioLocks,
+                "SeekPostgres", "OpenLibraryProvider", "GiphyProvider", "AladinProvider", "DeclaredProvider", nioLocks,
             ],
             resources: [.copy("Resources/Demo")],
             swiftSettings: strictSettings
@@ -148,6 +170,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strictSettings
         ),
@@ -213,6 +237,11 @@ let package = Package(
         .testTarget(name: "AladinProviderTests", dependencies: ["AladinProvider", "SeekTesting"], swiftSettings: strictSettings),
         .testTarget(name: "DeclaredProviderTests", dependencies: ["DeclaredProvider", "SeekTesting"], swiftSettings: strictSettings),
         .testTarget(name: "SeekImageCacheTests", dependencies: ["SeekImageCache", "SeekTesting"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "SeekPostgresTests",
+            dependencies: ["SeekPostgres", "SeekStore", "SeekResilience", "SeekTesting", nioLocks],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "SeekStoreTests",
             dependencies: ["SeekStore", "SeekTesting", nioLocks, .product(name: "GRDB", package: "GRDB.swift")],
