@@ -50,6 +50,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
@@ -118,6 +119,7 @@ let package = Package(
             dependencies: [
                 "SeekCore", "SeekJSON", "SeekStore", "SeekResilience", nioLocks,
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
@@ -239,7 +241,10 @@ let package = Package(
         .testTarget(name: "SeekImageCacheTests", dependencies: ["SeekImageCache", "SeekTesting"], swiftSettings: strictSettings),
         .testTarget(
             name: "SeekPostgresTests",
-            dependencies: ["SeekPostgres", "SeekStore", "SeekResilience", "SeekTesting", nioLocks],
+            dependencies: [
+                "SeekPostgres", "SeekStore", "SeekResilience", "SeekCore", "SeekTesting", nioLocks,
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -23,7 +23,7 @@ public struct SeekCommand: AsyncParsableCommand {
             subcommands: [
                 SearchCommand.self, DetailCommand.self, ImageCommand.self, TrendingCommand.self,
                 SuggestCommand.self, ProvidersCommand.self, StatsCommand.self, FavoritesCommand.self,
-                HistoryCommand.self, CacheCommand.self,
+                HistoryCommand.self, CacheCommand.self, DatabaseCommand.self,
             ] + hosts
         )
     }

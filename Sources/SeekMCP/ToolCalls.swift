@@ -29,7 +29,7 @@ struct ToolCalls: Sendable {
             case ToolCatalog.detail: return try await detail(arguments)
             case ToolCatalog.trending: return try await trending(arguments)
             case ToolCatalog.suggest: return try await suggest(arguments)
-            case ToolCatalog.providers: return try providers()
+            case ToolCatalog.providers: return try await providers()
             case ToolCatalog.favoritesList: return try await favoritesList()
             case ToolCatalog.favoritesAdd: return try await favoritesAdd(arguments)
             case ToolCatalog.favoritesRemove: return try await favoritesRemove(arguments)
@@ -104,8 +104,8 @@ struct ToolCalls: Sendable {
     }
 
     /// `seek providers --format json`.
-    private func providers() throws -> CallTool.Result {
-        let documents = session.providerDocuments()
+    private func providers() async throws -> CallTool.Result {
+        let documents = await session.providerDocuments()
         return try Self.success(["providers": documents], text: TextSummaries.providers(documents))
     }
 

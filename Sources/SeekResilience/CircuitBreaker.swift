@@ -171,46 +171,51 @@ extension BreakerState {
     }
 }
 
-/// A circuit breaker for one service, its state in a locked file shared by every `seek` process.
+/// A circuit breaker for one service, its state in a `BreakerStore` shared by every `seek` process
+/// (a locked file each, by default) or every instance (a shared database).
 ///
 /// Closed: calls go through. Repeated failures (or a 429/503 with `Retry-After`) open it until a
-/// time; then exactly one call, across all processes, is let through as a probe: success closes it,
+/// time; then exactly one call, across all sharers, is let through as a probe: success closes it,
 /// failure re-opens it with a doubled cool-down (capped).
 public struct CircuitBreaker: Sendable {
+    /// The breaker's name in its store: `id@host` of the service it guards.
+    public let key: String
     public let policy: BreakerPolicy
-    /// The clock its cool-downs are measured on.
+    /// The clock a caller measures the server's `Retry-After` on.
     public let clock: ResilienceClock
-    private let file: LockedStateFile<BreakerState>
+    public let store: any BreakerStore
 
-    public init(stateFile: LockedStateFile<BreakerState>, policy: BreakerPolicy = BreakerPolicy(), clock: ResilienceClock = .system) {
-        self.file = stateFile
+    public init(key: String, store: any BreakerStore, policy: BreakerPolicy = BreakerPolicy(), clock: ResilienceClock = .system) {
+        self.key = key
+        self.store = store
         self.policy = policy
         self.clock = clock
     }
 
     /// A breaker whose state lives in the file at `url`.
     public init(url: URL, policy: BreakerPolicy = BreakerPolicy(), clock: ResilienceClock = .system) {
-        self.init(stateFile: LockedStateFile(url: url, empty: BreakerState()), policy: policy, clock: clock)
+        let name = url.deletingPathExtension().lastPathComponent
+        self.init(
+            key: name, store: FileBreakerStore(directory: url.deletingLastPathComponent(), clock: clock), policy: policy, clock: clock)
     }
 
     /// Whether a call may go ahead now (claims the probe when half-open).
-    public func admit() -> BreakerDecision {
-        let (now, policy) = (clock.now(), policy)
-        return file.update { $0.admit(at: now, policy: policy) }
+    public func admit() async -> BreakerDecision {
+        await store.admit(key, policy: policy)
     }
 
     /// Records how an admitted call ended.
-    public func record(_ outcome: BreakerOutcome, probe: Bool) {
-        let (now, policy) = (clock.now(), policy)
-        file.update { $0.record(outcome, probe: probe, at: now, policy: policy) }
+    public func record(_ outcome: BreakerOutcome, probe: Bool) async {
+        await store.record(key, outcome: outcome, probe: probe, policy: policy)
     }
 
     /// The stored state.
-    public var state: BreakerState { file.read() }
+    public var state: BreakerState {
+        get async { await store.state(key) }
+    }
 
     /// The phase now.
-    public var phase: BreakerPhase { file.read().phase(at: clock.now(), policy: policy) }
-
-    /// Closes the breaker and forgets its failures (`seek providers --reset`).
-    public func reset() { file.reset() }
+    public var phase: BreakerPhase {
+        get async { await store.state(key).phase(at: clock.now(), policy: policy) }
+    }
 }

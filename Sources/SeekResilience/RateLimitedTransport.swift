@@ -131,31 +131,40 @@ public struct TokenBucketState: Codable, Sendable, Hashable {
     }
 }
 
-/// An `HTTPTransport` that keeps requests to each host under a rate limit: a token bucket per host,
-/// kept in a locked state file under `<stateDirectory>/ratelimit/`, so every request of this process and
-/// of every other `seek` process sharing the cache directory draws from the same bucket.
+/// An `HTTPTransport` that keeps requests to each host under a rate limit: a token bucket per host in a
+/// `RateLimitStore`, so every request of this process and of every other sharing the store (the
+/// processes sharing a cache directory, or the instances sharing a database) draws from the same bucket.
 ///
 /// Waiting for a token respects cancellation and the request's timeout: when the wait would not fit,
 /// the request fails at once with `.rateLimited` (retry after the wait) instead of being sent.
 public struct RateLimitedTransport: HTTPTransport {
     public let base: any HTTPTransport
     public let limit: RateLimit?
-    /// Where the buckets are kept; nil keeps them in this process only.
-    public let stateDirectory: URL?
+    /// Where the buckets are kept.
+    public let store: any RateLimitStore
     /// Leaves loopback hosts (127.0.0.1, localhost, ::1) unlimited: a default limit protects public
     /// services, not a server of one's own; an explicitly configured limit applies everywhere.
     public let exemptLoopback: Bool
     private let clock: ResilienceClock
 
     public init(
-        _ base: any HTTPTransport, limit: RateLimit?, stateDirectory: URL?, exemptLoopback: Bool = false,
+        _ base: any HTTPTransport, limit: RateLimit?, store: any RateLimitStore, exemptLoopback: Bool = false,
         clock: ResilienceClock = .system
     ) {
         self.base = base
         self.limit = limit
-        self.stateDirectory = stateDirectory
+        self.store = store
         self.exemptLoopback = exemptLoopback
         self.clock = clock
+    }
+
+    /// Buckets in locked files under `<stateDirectory>/ratelimit/`, or in this process only when nil.
+    public init(
+        _ base: any HTTPTransport, limit: RateLimit?, stateDirectory: URL?, exemptLoopback: Bool = false,
+        clock: ResilienceClock = .system
+    ) {
+        let directory = stateDirectory?.appendingPathComponent("ratelimit")
+        self.init(base, limit: limit, store: FileRateLimitStore(directory: directory, clock: clock), exemptLoopback: exemptLoopback, clock: clock)
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -165,7 +174,7 @@ public struct RateLimitedTransport: HTTPTransport {
         }
         let start = clock.now()
         let maxWait = max(0, request.timeout.seconds - 0.25)
-        let reservation = bucket(for: host, limit: limit).update { $0.reserve(at: start, limit: limit, maxWait: maxWait) }
+        let reservation = await store.reserve(host, limit: limit, maxWait: maxWait)
         switch reservation {
         case .refused(let wait):
             CallObserver.current?.noteThrottledLocally()
@@ -180,15 +189,6 @@ public struct RateLimitedTransport: HTTPTransport {
             }
             return try await base.send(outgoing)
         }
-    }
-
-    /// The bucket of `host`: a locked file per host, or process memory without a state directory.
-    public func bucket(for host: String, limit: RateLimit) -> LockedStateFile<TokenBucketState> {
-        let empty = TokenBucketState(tokens: limit.burst, updatedAt: Date(timeIntervalSince1970: 0))
-        guard let stateDirectory else { return LockedStateFile(inMemory: "ratelimit/" + host, empty: empty) }
-        let name = String(host.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
-        return LockedStateFile(
-            url: stateDirectory.appendingPathComponent("ratelimit").appendingPathComponent(name + ".json"), empty: empty)
     }
 
     /// `host` or `host:port` of a URL, lowercased.

@@ -65,7 +65,7 @@ public struct ResilienceMiddleware: ProviderMiddleware {
         let id = context.providerID
         // An unconfigured provider only says "no key": nothing to guard.
         guard context.provider.isConfigured, let breaker = breakers[id] else { return try await next(request, context) }
-        let decision = breaker.admit()
+        let decision = await breaker.admit()
         if case .reject(let until, let reason) = decision {
             var detail = reason
             if let hint = hint(id) { detail += "; \(hint)" }
@@ -78,7 +78,7 @@ public struct ResilienceMiddleware: ProviderMiddleware {
         do {
             let response = try await CallObserver.$current.withValue(observer) { try await next(request, context) }
             let elapsed = clock.now - start
-            breaker.record(.success, probe: probe)
+            await breaker.record(.success, probe: probe)
             let n = response.count
             stats?.record(provider: id, status: n == 0 ? .empty : .ok, elapsed: elapsed, count: n, error: nil)
             return response
@@ -88,7 +88,7 @@ public struct ResilienceMiddleware: ProviderMiddleware {
             if Task.isCancelled, Self.isCancellation(seek) {
                 seek = SeekError(.timeout(seconds: elapsed.seconds), provider: id, detail: "the search's deadline passed")
             }
-            breaker.record(Self.classify(seek, observer: observer, now: breaker.clock.now()), probe: probe)
+            await breaker.record(Self.classify(seek, observer: observer, now: breaker.clock.now()), probe: probe)
             stats?.record(provider: id, status: ProviderStatus(error: seek), elapsed: elapsed, count: 0, error: seek)
             throw error
         }

@@ -12,7 +12,6 @@ import ServiceLifecycle
 /// each document the same as the CLI's `--format json` one.
 struct APIRoutes: Sendable {
     let session: SeekSession
-    let cursors: CursorStore
     /// Seek's MCP server on this session, for `POST /mcp`.
     let mcp: MCPEndpoint
     /// How long a request may take to start its answer.
@@ -87,7 +86,7 @@ struct APIRoutes: Sendable {
     // MARK: Search
 
     /// The search a request asks for, checked: the query, its providers, paging and options.
-    func searchOptions(_ request: Request) throws -> (SearchOptions, ProviderSelection) {
+    func searchOptions(_ request: Request) async throws -> (SearchOptions, ProviderSelection) {
         let parameters = Parameters(request)
         let query = try parameters.required("q")
         let limit = try parameters.integer("limit", in: 1...100, default: 20)
@@ -99,7 +98,7 @@ struct APIRoutes: Sendable {
         if cursorToken != nil, parameters.text("page") != nil {
             throw APIError.invalid("cursor", "cannot be combined with page")
         }
-        let cursor = try cursorToken.map(cursor(from:))
+        let cursor: SearchCursor? = if let cursorToken { try await cursor(from: cursorToken) } else { nil }
         let rank = try parameters.choice("rank", RankingMethod.allCases.map(\.rawValue)).flatMap(RankingMethod.init(rawValue:))
         let call = try parameters.callOptions()
         let base = SearchOptions(
@@ -114,8 +113,8 @@ struct APIRoutes: Sendable {
     }
 
     /// A cursor token: one this server handed out, else a CLI cursor.
-    func cursor(from token: String) throws -> SearchCursor {
-        if let kept = cursors.cursor(for: token) { return kept }
+    func cursor(from token: String) async throws -> SearchCursor {
+        if let kept = await session.userState.cursors.cursor(for: token) { return kept }
         guard token.utf8.count <= 4096, let decoded = try? SearchCursor(token: token) else {
             throw APIError(.badRequest, code: "invalid_cursor", message: "the cursor is not one this server handed out (or it expired)")
         }
@@ -123,18 +122,24 @@ struct APIRoutes: Sendable {
     }
 
     /// The search document, with `next` as a short token.
-    func document(_ result: SearchResult) -> SearchDocument {
+    func document(_ result: SearchResult) async -> SearchDocument {
         SearchDocument(
             query: result.query, page: result.page, results: result.results, outcomes: result.outcomes,
-            next: result.next.map { cursors.token(for: $0) })
+            next: await token(for: result.next))
+    }
+
+    /// The short token of `cursor`, kept where every instance can read it.
+    func token(for cursor: SearchCursor?) async -> String? {
+        guard let cursor else { return nil }
+        return await session.userState.cursors.token(for: cursor)
     }
 
     var search: Handler {
         { request, _ in
-            let (options, _) = try searchOptions(request)
+            let (options, _) = try await searchOptions(request)
             let result = try await session.engine.search(options)
             try? await session.recordHistory(of: result)
-            return APIResponse.json(document(result))
+            return APIResponse.json(await document(result))
         }
     }
 
@@ -142,7 +147,7 @@ struct APIRoutes: Sendable {
     /// away cancels the provider calls; a graceful shutdown ends the stream.
     var stream: Handler {
         { request, _ in
-            let (options, _) = try searchOptions(request)
+            let (options, _) = try await searchOptions(request)
             let engine = session.engine
             let weights = Dictionary(engine.registry.providers.map { ($0.descriptor.id, engine.weight(for: $0)) }) { first, _ in first }
             let session = self.session
@@ -157,7 +162,7 @@ struct APIRoutes: Sendable {
                                 sink.yield(JSONText.compact(BatchDocument(batch: batch, weight: weight, ranking: options.ranking)))
                             }
                         }
-                        sink.yield(JSONText.compact(document(result).summary))
+                        sink.yield(JSONText.compact(await document(result).summary))
                         try? await session.recordHistory(of: result)
                     }
                     for await line in lines {
@@ -229,11 +234,11 @@ struct APIRoutes: Sendable {
     // MARK: Providers, stats
 
     var providers: Handler {
-        { _, _ in APIResponse.json(ProvidersDocument(providers: session.providerDocuments())) }
+        { _, _ in APIResponse.json(ProvidersDocument(providers: await session.providerDocuments())) }
     }
 
     var stats: Handler {
-        { _, _ in APIResponse.json(session.statsDocument()) }
+        { _, _ in APIResponse.json(await session.statsDocument()) }
     }
 
     // MARK: Favourites, history
@@ -301,7 +306,9 @@ struct APIRoutes: Sendable {
         { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "application/json; charset=utf-8"
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: "{\"status\": \"ok\"}\n")))
+            let store = session.storeHealth
+            let text = "{\"status\": \"ok\", \"store\": {\"kind\": \"\(store.kind)\", \"reachable\": \(store.reachable)}}\n"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import SeekCore
+import SeekStore
 
 /// Every failure becomes the API's JSON error: `APIError`s as they are, a provider's `SeekError` by
 /// its kind, Hummingbird's own (no such route, wrong method) by their status, anything else a 500
@@ -14,6 +15,11 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw error
         } catch let error as SeekError {
             throw APIError.from(error)
+        } catch let error as StoreError {
+            // Nothing was kept: never a 2xx for a write that did not land.
+            context.logger.warning("user data store failed", metadata: ["error": "\(error)"])
+            throw APIError(
+                .serviceUnavailable, code: "store_unavailable", message: "could not \(error.operation): \(error.reason)")
         } catch let error as HTTPError {
             let code = switch error.status {
             case .notFound: "not_found"

@@ -257,9 +257,16 @@ paths:
             application/json:
               schema:
                 type: object
-                required: [status]
+                required: [status, store]
                 properties:
                   status: { type: string, const: ok }
+                  store:
+                    type: object
+                    description: Which store keeps favourites, history and the shared state, and whether it answered last.
+                    required: [kind, reachable]
+                    properties:
+                      kind: { type: string, enum: [sqlite, postgresql] }
+                      reachable: { type: boolean }
 components:
   parameters:
     q:

@@ -29,7 +29,7 @@ public struct SeekServer: Sendable {
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: RequestLimitsMiddleware())
-        let api = APIRoutes(session: session, cursors: CursorStore(), mcp: MCPEndpoint(session: session), deadline: requestDeadline)
+        let api = APIRoutes(session: session, mcp: MCPEndpoint(session: session), deadline: requestDeadline)
         api.register(on: router)
         WebRoutes(api: api).register(on: router)
         return router
@@ -52,6 +52,7 @@ public struct SeekServer: Sendable {
 
     /// Serves until SIGTERM or SIGINT, then shuts down gracefully (open streams end) and returns.
     public func run(onListening: @escaping @Sendable (String) -> Void = { _ in }) async throws {
+        await session.prepareStores(longLived: true)
         try await application(onListening: onListening).runService()
     }
 }

@@ -9,6 +9,7 @@ import SeekJSON
 import SeekHTTP
 import SeekResilience
 import SeekImageCache
+import SeekPostgres
 import SeekStore
 
 /// Container keys for the services a session shares.
@@ -39,10 +40,16 @@ public enum CompositionRoot {
         settings: Settings, transport: any HTTPTransport, extraProviders: [ProviderFactory],
         diagnostics: @escaping @Sendable (String) -> Void
     ) throws -> Container {
+        // With SEEK_DATABASE_URL, the state instances share lives in PostgreSQL; else in SQLite and files.
+        let shared = try sharedDatabase(settings: settings)
         // Each provider calls through retries and its rate limit (ResilienceServices).
-        let resilience = ResilienceServices(settings: settings)
-        // Favourites, history and the response cache (UserState.swift).
-        let userState = try UserState(settings: settings, diagnostics: diagnostics)
+        let resilience = ResilienceServices(settings: settings, stores: shared.map { database in
+            CoordinationStores(
+                breakers: PostgresBreakerStore(database: database, fallback: ResilienceServices.embeddedStores(settings: settings).breakers),
+                buckets: PostgresRateLimitStore(database: database))
+        })
+        // Favourites, history, the response cache and cursor tokens (UserState.swift).
+        let userState = try UserState(settings: settings, shared: shared, diagnostics: diagnostics)
         let coded = builtInProviders + extraProviders
         // Providers the config file declares ("jsonProviders"), validated here: a mistake is a configuration error.
         let declared = try JSONDeclaredProvider.factories(settings: settings, reservedIDs: Set(coded.map(\.id)))
@@ -75,5 +82,11 @@ public enum CompositionRoot {
         builder.register(UserStateKey.self, userState)
         builder.register(EngineKey.self, engine)
         return builder.freeze()
+    }
+
+    /// The shared database `SEEK_DATABASE_URL` names, if any (connected on first use).
+    static func sharedDatabase(settings: Settings) throws -> SharedDatabase? {
+        guard let url = settings.string("SEEK_DATABASE_URL"), !url.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        return try SharedDatabase(url: url)
     }
 }

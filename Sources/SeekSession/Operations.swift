@@ -182,19 +182,34 @@ extension SeekSession {
     }
 
     /// Every provider as `seek providers --format json` lists it, with its cool-down.
-    public func providerDocuments() -> [ProviderDocument] {
-        registry.providers.map { ProviderDocument($0, suspension: resilience.suspension(of: $0)) }
+    public func providerDocuments() async -> [ProviderDocument] {
+        var documents: [ProviderDocument] = []
+        for provider in registry.providers {
+            documents.append(ProviderDocument(provider, suspension: await resilience.suspension(of: provider)))
+        }
+        return documents
+    }
+
+    /// When each cooling-down provider of `ids` comes back.
+    public func suspensions(of ids: [String]) async -> [String: Date] {
+        var found: [String: Date] = [:]
+        for id in ids {
+            if let provider = registry.provider(id), let suspension = await resilience.suspension(of: provider) {
+                found[id] = suspension.until
+            }
+        }
+        return found
     }
 
     /// `seek stats --format json`: registered providers first, in their order, then any recorded
     /// provider no longer registered.
-    public func statsDocument() -> StatsEnvelope {
+    public func statsDocument() async -> StatsEnvelope {
         let records = resilience.stats.records()
         let ids = registry.ids + records.keys.filter { !registry.ids.contains($0) }.sorted()
-        let documents = ids.map { id in
-            StatsDocument(
-                summary: ProviderStatsSummary(provider: id, records: records[id] ?? []),
-                suspension: registry.provider(id).flatMap { resilience.suspension(of: $0) })
+        var documents: [StatsDocument] = []
+        for id in ids {
+            let suspension = if let provider = registry.provider(id) { await resilience.suspension(of: provider) } else { nil as (until: Date, reason: String?)? }
+            documents.append(StatsDocument(summary: ProviderStatsSummary(provider: id, records: records[id] ?? []), suspension: suspension))
         }
         return StatsEnvelope(window: resilience.stats.window, providers: documents)
     }

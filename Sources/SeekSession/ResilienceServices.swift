@@ -9,6 +9,12 @@ import SeekResilience
 /// Container key for the session's resilience services.
 public enum ResilienceKey: ContainerKey { public typealias Value = ResilienceServices }
 
+/// Where breakers and rate-limit buckets are kept: the embedded files, or a shared database.
+struct CoordinationStores: Sendable {
+    var breakers: any BreakerStore
+    var buckets: any RateLimitStore
+}
+
 /// How `seek` treats the services it calls: per provider a retrying, rate-limited transport and a circuit
 /// breaker, and one stats store — all kept under the cache directory so every `seek` process shares them.
 ///
@@ -19,10 +25,11 @@ public enum ResilienceKey: ContainerKey { public typealias Value = ResilienceSer
 /// - `providers.<id>.breaker`: `{"failures": 3, "backoff": 30, "maxBackoff": 300}` (seconds).
 public struct ResilienceServices: Sendable {
     let settings: Settings
-    /// The cache directory the state lives under.
-    let directory: URL
     public let stats: ProviderStatsStore
     let clock: ResilienceClock
+    /// Where breakers and rate-limit buckets live: files under the cache directory, or the shared database.
+    let breakers: any BreakerStore
+    let buckets: any RateLimitStore
 
     /// Built-in limits, from each service's published etiquette: Open Library asks for 1–3 requests a
     /// second (its nginx allows bursts of 200); a GIPHY beta key has 100 calls an hour; Aladin states no
@@ -33,11 +40,21 @@ public struct ResilienceServices: Sendable {
         "aladin": RateLimit(requests: 2, per: .seconds(1), burst: 10),
     ]
 
-    init(settings: Settings, clock: ResilienceClock = .system) {
+    init(settings: Settings, clock: ResilienceClock = .system, stores: CoordinationStores? = nil) {
         self.settings = settings
-        self.directory = settings.cacheDirectory
         self.stats = ProviderStatsStore(url: settings.cacheDirectory.appendingPathComponent("stats.jsonl"))
         self.clock = clock
+        let stores = stores ?? Self.embeddedStores(settings: settings, clock: clock)
+        self.breakers = stores.breakers
+        self.buckets = stores.buckets
+    }
+
+    /// Breakers and buckets in locked files under the cache directory, shared by every `seek` process on the machine.
+    static func embeddedStores(settings: Settings, clock: ResilienceClock = .system) -> CoordinationStores {
+        let directory = settings.cacheDirectory
+        return CoordinationStores(
+            breakers: FileBreakerStore(directory: directory.appendingPathComponent("breakers"), clock: clock),
+            buckets: FileRateLimitStore(directory: directory.appendingPathComponent("ratelimit"), clock: clock))
     }
 
     // MARK: Transport
@@ -45,8 +62,7 @@ public struct ResilienceServices: Sendable {
     /// The transport provider `id` calls through: retries around a per-host rate limit around `base`.
     func transport(for id: String, base: any HTTPTransport) throws -> any HTTPTransport {
         let (limit, explicit) = try rateLimit(for: id)
-        let limited = RateLimitedTransport(
-            base, limit: limit, stateDirectory: directory, exemptLoopback: !explicit, clock: clock)
+        let limited = RateLimitedTransport(base, limit: limit, store: buckets, exemptLoopback: !explicit, clock: clock)
         return RetryingTransport(limited, policy: try retryPolicy(for: id), clock: clock)
     }
 
@@ -111,18 +127,15 @@ public struct ResilienceServices: Sendable {
     /// The breaker of `provider` for the host it is configured to call (so `--demo`, which calls a loopback
     /// copy, is not held back by a cool-down of the real service).
     func breaker(for provider: any SearchProvider) throws -> CircuitBreaker {
-        CircuitBreaker(url: breakerURL(provider), policy: try breakerPolicy(for: provider), clock: clock)
+        CircuitBreaker(key: Self.breakerKey(provider), store: breakers, policy: try breakerPolicy(for: provider), clock: clock)
     }
 
-    func breakerURL(_ provider: any SearchProvider) -> URL {
+    /// `id@host` of the service `provider` calls (`id` alone when its endpoint names no host).
+    static func breakerKey(_ provider: any SearchProvider) -> String {
         let id = provider.descriptor.id
         let host = URL(string: provider.endpoint)?.host?.lowercased() ?? ""
-        let name = host.isEmpty ? id : "\(id)@\(host)"
-        let safe = String(name.map { $0.isLetter || $0.isNumber || "@.-_".contains($0) ? $0 : "_" })
-        return breakersDirectory.appendingPathComponent(safe + ".json")
+        return host.isEmpty ? id : "\(id)@\(host)"
     }
-
-    var breakersDirectory: URL { directory.appendingPathComponent("breakers") }
 
     /// Breakers and stats as call middleware, with a breaker for each of `providers`.
     func middleware(for providers: [any SearchProvider]) throws -> ResilienceMiddleware {
@@ -132,19 +145,16 @@ public struct ResilienceServices: Sendable {
     }
 
     /// The cool-down of `provider` now: nil when it may be called.
-    public func suspension(of provider: any SearchProvider) -> (until: Date, reason: String?)? {
+    public func suspension(of provider: any SearchProvider) async -> (until: Date, reason: String?)? {
         guard let breaker = try? breaker(for: provider) else { return nil }
-        let state = breaker.state
+        let state = await breaker.state
         guard let until = state.phase(at: clock.now(), policy: breaker.policy).suspendedUntil else { return nil }
         return (until, state.reason)
     }
 
     /// Clears every cool-down of provider `id` (whatever host it was for).
-    public func reset(_ id: String) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: breakersDirectory.path)) ?? []
-        for name in names where name == "\(id).json" || name.hasPrefix("\(id)@") {
-            CircuitBreaker(url: breakersDirectory.appendingPathComponent(name), clock: clock).reset()
-        }
+    public func reset(_ id: String) async {
+        await breakers.reset(provider: id)
     }
 
     /// `open-library` → `OPEN_LIBRARY`.

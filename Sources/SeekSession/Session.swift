@@ -6,6 +6,7 @@ import SeekJSON
 import SeekHTTP
 import SeekResilience
 import SeekImageCache
+import SeekPostgres
 import SeekStore
 
 /// What every host opens once and closes once: the container with the providers, one HTTP client,
@@ -52,6 +53,20 @@ public final class SeekSession: Sendable {
         }
     }
 
+    /// Readies the stores before a host serves: the shared database's schema brought up to date and,
+    /// for a long-lived host, this instance announced to the others. Nothing to do for the embedded store.
+    public func prepareStores(longLived: Bool) async {
+        if case .shared(let database) = userState.place { await database.prepare(announce: longLived) }
+    }
+
+    /// Which store keeps the user's state and whether it answers (`/healthz`).
+    public var storeHealth: StoreHealth {
+        switch userState.place {
+        case .embedded: StoreHealth(kind: "sqlite", reachable: true)
+        case .shared(let database): StoreHealth(kind: "postgresql", reachable: database.isReachable ?? false)
+        }
+    }
+
     /// The shared image cache, built on first use.
     public var imageStore: any ImageStore {
         get throws { try container.resolve(ImageStoreKey.self) }
@@ -93,4 +108,11 @@ public final class SeekSession: Sendable {
         }
         await task.value
     }
+}
+
+/// Which store a session keeps its state in, and whether it answered last.
+public struct StoreHealth: Sendable, Hashable {
+    /// `sqlite` (one machine) or `postgresql` (shared).
+    public var kind: String
+    public var reachable: Bool
 }

@@ -5,32 +5,48 @@ import SeekCore
 import SeekHTTP
 import SeekResilience
 import SeekJSON
+import SeekPostgres
 import SeekStore
 
-/// The user's state in one SQLite file under SEEK_DATA_DIR (`seek.sqlite`), opened on first use so
-/// hosts and commands that never touch it (`seek providers`) do not pay for it.
+/// The user's state: in one SQLite file under SEEK_DATA_DIR (`seek.sqlite`), opened on first use so
+/// hosts and commands that never touch it (`seek providers`) do not pay for it; or, when
+/// `SEEK_DATABASE_URL` is set, in PostgreSQL, shared by every instance and host.
 ///
 /// Settings: `SEEK_SEARCH_CACHE_TTL` / `SEEK_DETAIL_CACHE_TTL` (seconds, or `cache.searchTTL` /
 /// `cache.detailTTL`), `SEEK_CACHE_MAX_STALE_DAYS` (or `cache.maxStaleDays`), `SEEK_NO_CACHE=1`
 /// (never read the cache, whatever a call asks), `SEEK_HISTORY_LIMIT` (or `history.limit`).
 public struct UserState: Sendable {
-    public let database: SeekDatabase
     public let favorites: any FavoritesStore
     public let history: any HistoryStore
     public let cache: any ResponseCache
+    /// The server's cursor tokens.
+    public let cursors: any CursorStore
     public let policy: CachePolicy
+    /// Where the state is kept, for `/healthz` and `seek db`.
+    public let place: StorePlace
     /// Answers being written to the response cache after they were returned; closing waits for them.
     public let cacheWrites = PendingCacheWrites()
     let report: @Sendable (CacheEvent) -> Void
 
     /// - Parameter diagnostics: told, in one line each, about stale details served and a cache that
     ///   cannot be used (once per session).
-    init(settings: Settings, diagnostics: @escaping @Sendable (String) -> Void) throws {
-        database = SeekDatabase(directory: settings.dataDirectory)
+    init(settings: Settings, shared: SharedDatabase?, diagnostics: @escaping @Sendable (String) -> Void) throws {
         policy = try CachePolicy(settings: settings)
-        favorites = SQLiteFavoritesStore(database: database)
-        history = SQLiteHistoryStore(database: database, limit: try StoreSettings.historyLimit(settings))
-        cache = SQLiteResponseCache(database: database, retention: policy.retention)
+        let historyLimit = try StoreSettings.historyLimit(settings)
+        if let shared {
+            favorites = PostgresFavoritesStore(database: shared)
+            history = PostgresHistoryStore(database: shared, limit: historyLimit)
+            cache = PostgresResponseCache(database: shared, retention: policy.retention)
+            cursors = PostgresCursorStore(database: shared)
+            place = .shared(shared)
+        } else {
+            let database = SeekDatabase(directory: settings.dataDirectory)
+            favorites = SQLiteFavoritesStore(database: database)
+            history = SQLiteHistoryStore(database: database, limit: historyLimit)
+            cache = SQLiteResponseCache(database: database, retention: policy.retention)
+            cursors = MemoryCursorStore()
+            place = .embedded(database)
+        }
         let warned = NIOLockedValueBox(false)
         report = { event in
             switch event {
@@ -61,6 +77,54 @@ public struct UserState: Sendable {
     /// Finishes the response cache's writes and closes the database.
     func close() async {
         await cacheWrites.wait()
-        await database.close()
+        switch place {
+        case .embedded(let database): await database.close()
+        case .shared(let database): await database.close()
+        }
+    }
+}
+
+/// Where the user's state is kept.
+public enum StorePlace: Sendable {
+    /// One machine's SQLite file.
+    case embedded(SeekDatabase)
+    /// PostgreSQL (SEEK_DATABASE_URL), shared by several instances.
+    case shared(SharedDatabase)
+}
+
+/// What `seek db import-sqlite` copied.
+public struct ImportReport: Sendable, Hashable {
+    /// The embedded database read.
+    public var source: String
+    /// The shared database written (no password).
+    public var destination: String
+    public var favoritesRead: Int
+    public var favoritesAdded: Int
+    public var searchesRead: Int
+    public var searchesAdded: Int
+}
+
+extension UserState {
+    /// Copies the favourites and history of the embedded database at `path` (default: the one under
+    /// SEEK_DATA_DIR) into the shared database; repeating it adds nothing twice. Fails naming the
+    /// cause when no shared database is configured or the file is missing.
+    public func importEmbedded(from path: String?, settings: Settings) async throws -> ImportReport {
+        guard case .shared(let shared) = place else {
+            throw SeekError(.configuration, detail: "SEEK_DATABASE_URL is not set: there is no shared database to import into")
+        }
+        let source = SeekDatabase(directory: settings.dataDirectory)
+        let database = path.map { SeekDatabase(path: $0) } ?? source
+        guard FileManager.default.fileExists(atPath: database.path) else {
+            throw SeekError(.configuration, detail: "no embedded database at \(database.path)")
+        }
+        defer { Task { await database.close() } }
+        let favorites = try await SQLiteFavoritesStore(database: database).all()
+        let searches = try await SQLiteHistoryStore(database: database, limit: Int(Int32.max)).entries()
+        let addedFavorites = try await PostgresFavoritesStore(database: shared).importing(favorites)
+        // Oldest first, so that equal times keep the embedded order.
+        let addedSearches = try await PostgresHistoryStore(database: shared).importing(searches.reversed())
+        return ImportReport(
+            source: database.path, destination: shared.location, favoritesRead: favorites.count, favoritesAdded: addedFavorites,
+            searchesRead: searches.count, searchesAdded: addedSearches)
     }
 }

@@ -56,24 +56,24 @@ struct ResilienceBreakerTests {
     }
 
     @Test("a closed breaker lets every call through")
-    func closedAllows() throws {
+    func closedAllows() async throws {
         let breaker = try breaker(FakeResilienceClock())
-        #expect(breaker.admit() == .allow)
-        #expect(breaker.phase == .closed)
+        #expect(await breaker.admit() == .allow)
+        #expect(await breaker.phase == .closed)
     }
 
     @Test("three consecutive failures open the breaker for the base backoff")
-    func threeFailuresOpen() throws {
+    func threeFailuresOpen() async throws {
         let fake = FakeResilienceClock()
         let breaker = try breaker(fake)
         for _ in 0..<2 {
-            #expect(breaker.admit() == .allow)
-            breaker.record(failure503, probe: false)
+            #expect(await breaker.admit() == .allow)
+            await breaker.record(failure503, probe: false)
         }
-        #expect(breaker.phase == .closed)
-        breaker.record(failure503, probe: false)
-        #expect(breaker.phase == .open(until: fake.now + 30))
-        guard case .reject(let until, let reason) = breaker.admit() else {
+        #expect(await breaker.phase == .closed)
+        await breaker.record(failure503, probe: false)
+        #expect(await breaker.phase == .open(until: fake.now + 30))
+        guard case .reject(let until, let reason) = await breaker.admit() else {
             Issue.record("an open breaker must refuse calls")
             return
         }
@@ -82,112 +82,112 @@ struct ResilienceBreakerTests {
     }
 
     @Test("a success between failures resets the count")
-    func successResets() throws {
+    func successResets() async throws {
         let breaker = try breaker(FakeResilienceClock())
-        breaker.record(failure503, probe: false)
-        breaker.record(failure503, probe: false)
-        breaker.record(.success, probe: false)
-        breaker.record(failure503, probe: false)
-        breaker.record(failure503, probe: false)
-        #expect(breaker.phase == .closed)
-        #expect(breaker.state.consecutiveFailures == 2)
+        await breaker.record(failure503, probe: false)
+        await breaker.record(failure503, probe: false)
+        await breaker.record(.success, probe: false)
+        await breaker.record(failure503, probe: false)
+        await breaker.record(failure503, probe: false)
+        #expect(await breaker.phase == .closed)
+        #expect(await breaker.state.consecutiveFailures == 2)
     }
 
     @Test("after the backoff one probe goes through, and its success closes the breaker")
-    func probeCloses() throws {
+    func probeCloses() async throws {
         let fake = FakeResilienceClock()
         let breaker = try breaker(fake)
-        for _ in 0..<3 { breaker.record(failure503, probe: false) }
+        for _ in 0..<3 { await breaker.record(failure503, probe: false) }
         fake.advance(.seconds(29))
-        #expect(breaker.admit() != .allow)
+        #expect(await breaker.admit() != .allow)
         fake.advance(.seconds(1))
-        #expect(breaker.phase == .halfOpen)
-        #expect(breaker.admit() == .probe)
-        #expect(breaker.admit() == .reject(until: fake.now + 30, reason: "a trial call is in flight after 3 failures in a row, last: HTTP 503"))
-        breaker.record(.success, probe: true)
-        #expect(breaker.phase == .closed)
-        #expect(breaker.admit() == .allow)
+        #expect(await breaker.phase == .halfOpen)
+        #expect(await breaker.admit() == .probe)
+        #expect(await breaker.admit() == .reject(until: fake.now + 30, reason: "a trial call is in flight after 3 failures in a row, last: HTTP 503"))
+        await breaker.record(.success, probe: true)
+        #expect(await breaker.phase == .closed)
+        #expect(await breaker.admit() == .allow)
     }
 
     @Test("a failed probe re-opens the breaker with a doubled backoff, capped")
-    func failedProbeDoubles() throws {
+    func failedProbeDoubles() async throws {
         let fake = FakeResilienceClock()
         let breaker = try breaker(fake)
-        for _ in 0..<3 { breaker.record(failure503, probe: false) }
+        for _ in 0..<3 { await breaker.record(failure503, probe: false) }
         var expected: [Double] = []
         var observed: [Double] = []
         for round in 0..<6 {
-            guard let until = breaker.phase.suspendedUntil else {
+            guard let until = await breaker.phase.suspendedUntil else {
                 Issue.record("the breaker should be open in round \(round)")
                 return
             }
             observed.append(until.timeIntervalSince(fake.now))
             expected.append(min(300, 30 * pow(2, Double(round))))
             fake.advance(.seconds(until.timeIntervalSince(fake.now)))
-            #expect(breaker.admit() == .probe)
-            breaker.record(failure503, probe: true)
+            #expect(await breaker.admit() == .probe)
+            await breaker.record(failure503, probe: true)
         }
         #expect(observed == expected)
     }
 
     @Test("a 429 with Retry-After opens the breaker at once, until the time the server gave")
-    func retryAfterOpens() throws {
+    func retryAfterOpens() async throws {
         let fake = FakeResilienceClock()
         let breaker = try breaker(fake)
-        breaker.record(.failure(reason: "rate limited", retryAfter: 30, rateLimited: true), probe: false)
-        #expect(breaker.phase == .open(until: fake.now + 30))
-        #expect(breaker.state.reason?.contains("asked to wait 30s") == true)
+        await breaker.record(.failure(reason: "rate limited", retryAfter: 30, rateLimited: true), probe: false)
+        #expect(await breaker.phase == .open(until: fake.now + 30))
+        #expect(await breaker.state.reason?.contains("asked to wait 30s") == true)
     }
 
     @Test("a Retry-After longer than the backoff wins; a shorter one does not shorten an open breaker")
-    func retryAfterVersusBackoff() throws {
+    func retryAfterVersusBackoff() async throws {
         let fake = FakeResilienceClock()
         let breaker = try breaker(fake)
-        breaker.record(.failure(reason: "HTTP 503", retryAfter: 600, rateLimited: false), probe: false)
-        #expect(breaker.phase == .open(until: fake.now + 600))
-        breaker.record(.failure(reason: "HTTP 503", retryAfter: 5, rateLimited: false), probe: false)
-        #expect(breaker.phase == .open(until: fake.now + 600))
+        await breaker.record(.failure(reason: "HTTP 503", retryAfter: 600, rateLimited: false), probe: false)
+        #expect(await breaker.phase == .open(until: fake.now + 600))
+        await breaker.record(.failure(reason: "HTTP 503", retryAfter: 5, rateLimited: false), probe: false)
+        #expect(await breaker.phase == .open(until: fake.now + 600))
     }
 
     @Test("a 429 without Retry-After opens at once for the base backoff")
-    func rateLimitWithoutRetryAfter() throws {
+    func rateLimitWithoutRetryAfter() async throws {
         let fake = FakeResilienceClock()
         let breaker = try breaker(fake)
-        breaker.record(.failure(reason: "rate limited", retryAfter: nil, rateLimited: true), probe: false)
-        #expect(breaker.phase == .open(until: fake.now + 30))
+        await breaker.record(.failure(reason: "rate limited", retryAfter: nil, rateLimited: true), probe: false)
+        #expect(await breaker.phase == .open(until: fake.now + 30))
     }
 
     @Test("neutral outcomes (no key, unsupported, invalid input) neither count nor close")
-    func neutralOutcomes() throws {
+    func neutralOutcomes() async throws {
         let breaker = try breaker(FakeResilienceClock())
-        breaker.record(failure503, probe: false)
-        breaker.record(failure503, probe: false)
-        for _ in 0..<5 { breaker.record(.neutral, probe: false) }
-        #expect(breaker.state.consecutiveFailures == 2)
-        breaker.record(failure503, probe: false)
-        #expect(breaker.phase.suspendedUntil != nil)
+        await breaker.record(failure503, probe: false)
+        await breaker.record(failure503, probe: false)
+        for _ in 0..<5 { await breaker.record(.neutral, probe: false) }
+        #expect(await breaker.state.consecutiveFailures == 2)
+        await breaker.record(failure503, probe: false)
+        #expect(await breaker.phase.suspendedUntil != nil)
     }
 
     @Test("a neutral probe frees the probe claim for the next call")
-    func neutralProbeReleases() throws {
+    func neutralProbeReleases() async throws {
         let fake = FakeResilienceClock()
         let breaker = try breaker(fake)
-        for _ in 0..<3 { breaker.record(failure503, probe: false) }
+        for _ in 0..<3 { await breaker.record(failure503, probe: false) }
         fake.advance(.seconds(30))
-        #expect(breaker.admit() == .probe)
-        breaker.record(.neutral, probe: true)
-        #expect(breaker.admit() == .probe)
+        #expect(await breaker.admit() == .probe)
+        await breaker.record(.neutral, probe: true)
+        #expect(await breaker.admit() == .probe)
     }
 
     @Test("a probe that never reports back frees its claim after the lease")
-    func probeLeaseExpires() throws {
+    func probeLeaseExpires() async throws {
         let fake = FakeResilienceClock()
         let breaker = try breaker(fake)
-        for _ in 0..<3 { breaker.record(failure503, probe: false) }
+        for _ in 0..<3 { await breaker.record(failure503, probe: false) }
         fake.advance(.seconds(30))
-        #expect(breaker.admit() == .probe)
+        #expect(await breaker.admit() == .probe)
         fake.advance(.seconds(31))
-        #expect(breaker.admit() == .probe)
+        #expect(await breaker.admit() == .probe)
     }
 
     @Test("half-open lets exactly one probe through across two breakers sharing a state file")
@@ -196,13 +196,13 @@ struct ResilienceBreakerTests {
         let url = try resilienceTemporaryDirectory().appendingPathComponent("shared.json")
         let first = try breaker(fake, url: url)
         let second = try breaker(fake, url: url)
-        for _ in 0..<3 { first.record(failure503, probe: false) }
-        #expect(second.phase.suspendedUntil != nil)
+        for _ in 0..<3 { await first.record(failure503, probe: false) }
+        #expect(await second.phase.suspendedUntil != nil)
         fake.advance(.seconds(30))
         let decisions = await withTaskGroup(of: BreakerDecision.self) { group in
             for index in 0..<20 {
                 let breaker = index.isMultiple(of: 2) ? first : second
-                group.addTask { breaker.admit() }
+                group.addTask { await breaker.admit() }
             }
             return await group.reduce(into: [BreakerDecision]()) { $0.append($1) }
         }
@@ -211,24 +211,24 @@ struct ResilienceBreakerTests {
     }
 
     @Test("failures far apart do not add up while the breaker is closed")
-    func failureWindow() throws {
+    func failureWindow() async throws {
         let fake = FakeResilienceClock()
         let breaker = try breaker(fake)
-        breaker.record(failure503, probe: false)
-        breaker.record(failure503, probe: false)
+        await breaker.record(failure503, probe: false)
+        await breaker.record(failure503, probe: false)
         fake.advance(.seconds(7200))
-        breaker.record(failure503, probe: false)
-        #expect(breaker.phase == .closed)
-        #expect(breaker.state.consecutiveFailures == 1)
+        await breaker.record(failure503, probe: false)
+        #expect(await breaker.phase == .closed)
+        #expect(await breaker.state.consecutiveFailures == 1)
     }
 
     @Test("reset closes an open breaker and forgets its failures")
-    func resetCloses() throws {
+    func resetCloses() async throws {
         let breaker = try breaker(FakeResilienceClock())
-        breaker.record(.failure(reason: "rate limited", retryAfter: 3600, rateLimited: true), probe: false)
-        #expect(breaker.phase.suspendedUntil != nil)
-        breaker.reset()
-        #expect(breaker.phase == .closed)
-        #expect(breaker.state == BreakerState())
+        await breaker.record(.failure(reason: "rate limited", retryAfter: 3600, rateLimited: true), probe: false)
+        #expect(await breaker.phase.suspendedUntil != nil)
+        await breaker.store.reset(provider: breaker.key)
+        #expect(await breaker.phase == .closed)
+        #expect(await breaker.state == BreakerState())
     }
 }

@@ -9,12 +9,12 @@ import Testing
 struct ResilienceExtremeValueTests {
     @Test("a breaker told to wait 2^63, 1e19, infinity or NaN seconds opens for at most maxRetryAfter and keeps its state file",
           arguments: [Double(Int.max - 1), 1e19, 1e300, .infinity, .nan] as [Double])
-    func hugeRetryAfterOpensForAtMostADay(seconds: Double) throws {
+    func hugeRetryAfterOpensForAtMostADay(seconds: Double) async throws {
         let fake = FakeResilienceClock()
         let url = try resilienceTemporaryDirectory().appendingPathComponent("breaker.json")
         let breaker = CircuitBreaker(url: url, policy: BreakerPolicy(), clock: fake.clock)
-        breaker.record(.failure(reason: "rate limited", retryAfter: seconds, rateLimited: true), probe: false)
-        let until = try #require(breaker.phase.suspendedUntil)
+        await breaker.record(.failure(reason: "rate limited", retryAfter: seconds, rateLimited: true), probe: false)
+        let until = try #require(await breaker.phase.suspendedUntil)
         #expect(until > fake.now)
         #expect(until <= fake.now + BreakerPolicy().maxRetryAfter.seconds)
         let stored = try Data(contentsOf: url)
@@ -51,7 +51,7 @@ struct ResilienceExtremeValueTests {
     }
 
     @Test("the largest rate accepted still reads and describes itself")
-    func largestRate() throws {
+    func largestRate() async throws {
         let limit = try #require(RateLimit.parse("1000000/31536000, burst=1000000") ?? nil)
         #expect(limit.description == "1000000 requests per 31536000 seconds")
     }

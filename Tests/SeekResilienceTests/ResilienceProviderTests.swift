@@ -118,7 +118,7 @@ struct ResilienceProviderTests {
         let page = try await provider.search(SearchRequest(query: "x"))
         #expect(page.items.count == 1)
         #expect(base.calls == 4)
-        #expect(provider.breaker.phase == .closed)
+        #expect(await provider.breaker.phase == .closed)
     }
 
     @Test("a missing key, not found, invalid input and unsupported never open the breaker", arguments: [
@@ -131,7 +131,7 @@ struct ResilienceProviderTests {
         let (provider, _) = try resilient(base, fake)
         for _ in 0..<5 { _ = try? await provider.search(SearchRequest(query: "x")) }
         #expect(base.calls == 5)
-        #expect(provider.breaker.phase == .closed)
+        #expect(await provider.breaker.phase == .closed)
     }
 
     @Test("timeouts, connection errors, garbage and 5xx count as failures", arguments: [
@@ -142,7 +142,7 @@ struct ResilienceProviderTests {
         let base = ScriptedProvider(answers: Array(repeating: SeekError(kind, provider: "scripted"), count: 3))
         let (provider, _) = try resilient(base, fake)
         for _ in 0..<3 { _ = try? await provider.search(SearchRequest(query: "x")) }
-        #expect(provider.breaker.phase.suspendedUntil != nil)
+        #expect(await provider.breaker.phase.suspendedUntil != nil)
     }
 
     @Test("an unconfigured provider is not guarded: it says 'no key' even while its breaker is open")
@@ -150,7 +150,7 @@ struct ResilienceProviderTests {
         let fake = FakeResilienceClock()
         let base = ScriptedProvider(answers: [SeekError(.missingKey(variable: "SEEK_X_KEY"), provider: "scripted")], configured: false)
         let (provider, _) = try resilient(base, fake)
-        provider.breaker.record(.failure(reason: "rate limited", retryAfter: 60, rateLimited: true), probe: false)
+        await provider.breaker.record(.failure(reason: "rate limited", retryAfter: 60, rateLimited: true), probe: false)
         await #expect(throws: SeekError(.missingKey(variable: "SEEK_X_KEY"), provider: "scripted")) {
             try await provider.search(SearchRequest(query: "x"))
         }
@@ -171,7 +171,7 @@ struct ResilienceProviderTests {
             if records.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
         }
         #expect(records.map(\.status) == [.timeout])
-        #expect(provider.breaker.state.consecutiveFailures == 1)
+        #expect(await provider.breaker.state.consecutiveFailures == 1)
     }
 
     @Test("every call's outcome, time and count go to the stats")
@@ -198,7 +198,7 @@ struct ResilienceProviderTests {
         let base = ClientBackedProvider(url: server.url("/api"), transport: retrying)
         let (provider, _) = try resilient(base, fake)
         await #expect(throws: SeekError.self) { try await provider.search(SearchRequest(query: "x")) }
-        let suspendedUntil = try #require(provider.breaker.phase.suspendedUntil)
+        let suspendedUntil = try #require(await provider.breaker.phase.suspendedUntil)
         #expect(abs(suspendedUntil.timeIntervalSince(until)) < 1)
         let second = await #expect(throws: SeekError.self) { try await provider.search(SearchRequest(query: "x")) }
         #expect(second.map { ProviderStatus(error: $0) } == .suspended)
@@ -216,7 +216,7 @@ struct ResilienceProviderTests {
         let base = ClientBackedProvider(url: server.url("/api"), transport: RetryingTransport(transport, clock: fake.clock))
         let (provider, _) = try resilient(base, fake)
         await #expect(throws: SeekError.self) { try await provider.search(SearchRequest(query: "x")) }
-        let until = try #require(provider.breaker.phase.suspendedUntil)
+        let until = try #require(await provider.breaker.phase.suspendedUntil)
         #expect(abs(until.timeIntervalSince(fake.now) - 45) < 2)
         #expect(server.requestCount(path: "/api") == 1)
         try await transport.shutdown()

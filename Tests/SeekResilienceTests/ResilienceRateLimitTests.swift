@@ -94,8 +94,8 @@ struct ResilienceRateLimitTests {
         let first = RateLimitedTransport(base, limit: limit, stateDirectory: directory, clock: fake.clock)
         let second = RateLimitedTransport(base, limit: limit, stateDirectory: directory, clock: fake.clock)
         // No time passes between the two: the second must wait for the first's token to refill.
-        let firstWait = first.bucket(for: "api.example", limit: limit).update { $0.reserve(at: fake.now, limit: limit, maxWait: 10) }
-        let secondWait = second.bucket(for: "api.example", limit: limit).update { $0.reserve(at: fake.now, limit: limit, maxWait: 10) }
+        let firstWait = await first.store.reserve("api.example", limit: limit, maxWait: 10)
+        let secondWait = await second.store.reserve("api.example", limit: limit, maxWait: 10)
         #expect(firstWait == .granted(wait: 0))
         #expect(secondWait == .granted(wait: 0.5))
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("ratelimit/api.example.json").path))

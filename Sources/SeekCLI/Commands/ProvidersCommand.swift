@@ -31,13 +31,13 @@ struct ProvidersCommand: AsyncParsableCommand {
                 let name = reset.trimmed().lowercased()
                 let ids = name == "all" && registry.provider(name) == nil ? registry.ids : [name]
                 guard let unknown = ids.first(where: { registry.provider($0) == nil }) else {
-                    for id in ids { resilience.reset(id) }
+                    for id in ids { await resilience.reset(id) }
                     session.context.out("\(ids.joined(separator: ", ")): cool-down cleared; the next call goes through")
                     return ExitStatus.success
                 }
                 throw CLIError.usage("unknown provider '\(unknown)' (known: \(registry.ids.joined(separator: ", ")))")
             }
-            let documents = session.core.providerDocuments()
+            let documents = await session.core.providerDocuments()
             if format == .json {
                 session.context.out(JSONText.pretty(ProvidersDocument(providers: documents)))
             } else {

@@ -23,7 +23,7 @@ struct StatsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await Session.with { session in
-            let envelope = session.core.statsDocument()
+            let envelope = await session.core.statsDocument()
             if format == .json {
                 session.context.out(JSONText.pretty(envelope))
             } else {

@@ -92,7 +92,7 @@ struct WebRoutes: Sendable {
             guard let query = parameters.text("q") else {
                 return Response(status: .seeOther, headers: [.location: "/"])
             }
-            let (options, _) = try api.searchOptions(request)
+            let (options, _) = try await api.searchOptions(request)
             let providers = parameters.text("providers") ?? ""
             let favorites = await favoriteIDs()
             var context: [String: Any] = ["query": query, "providers": providers]
@@ -110,8 +110,9 @@ struct WebRoutes: Sendable {
             }
             let result = try await session.engine.search(options)
             try? await session.recordHistory(of: result)
-            let next = result.next.map { api.cursors.token(for: $0) }
-            context["outcomes"] = result.outcomes.map { WebView.outcome($0, session: session) }
+            let next = await api.token(for: result.next)
+            let suspensions = await session.suspensions(of: result.outcomes.filter { $0.status == .suspended }.map(\.provider))
+            context["outcomes"] = result.outcomes.map { WebView.outcome($0, suspensions: suspensions, session: session) }
             context["results"] = result.results.map { WebView.result($0, favorites: favorites, session: session) }
             context["stream"] = "0"
             context["next"] = next ?? ""
@@ -183,8 +184,9 @@ struct WebRoutes: Sendable {
             let limit = try parameters.integer("limit", in: 1...100, default: 24)
             let result = try await session.trending(try parameters.selection(session), limit: limit, options: try parameters.callOptions())
             let favorites = await favoriteIDs()
+            let suspensions = await session.suspensions(of: result.outcomes.filter { $0.status == .suspended }.map(\.provider))
             return render("trending", title: "Trending", context: [
-                "outcomes": result.outcomes.map { WebView.outcome($0, session: session) },
+                "outcomes": result.outcomes.map { WebView.outcome($0, suspensions: suspensions, session: session) },
                 "results": result.results.map { WebView.result($0, favorites: favorites, session: session) },
             ])
         }

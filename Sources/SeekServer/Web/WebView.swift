@@ -100,13 +100,13 @@ enum WebView {
     }
 
     /// A provider's part of the status strip: status, time taken, and when a cooled-down one is back.
-    static func outcome(_ outcome: ProviderOutcome, session: SeekSession) -> [String: Any] {
+    /// `suspensions`: when each cooling-down provider is back (`SeekSession.suspensions(of:)`).
+    static func outcome(_ outcome: ProviderOutcome, suspensions: [String: Date], session: SeekSession) -> [String: Any] {
         var until: Any = false
         var untilText: Any = false
-        if outcome.status == .suspended, let provider = session.registry.provider(outcome.provider),
-           let suspension = session.resilience.suspension(of: provider) {
-            until = suspension.until.formatted(.iso8601)
-            untilText = suspension.until.formatted(date: .omitted, time: .standard)
+        if outcome.status == .suspended, let back = suspensions[outcome.provider] {
+            until = back.formatted(.iso8601)
+            untilText = back.formatted(date: .omitted, time: .standard)
         }
         let answeredOrTried = outcome.status != .skipped && outcome.status != .suspended && outcome.status != .unsupported
         return [

@@ -1,0 +1,305 @@
+import Foundation
+import NIOConcurrencyHelpers
+import PostgresNIO
+import SeekCore
+import SeekStore
+
+/// Favourites in the shared database: one list whichever instance or host wrote it. A favourite is
+/// acknowledged only once committed; a database that cannot be reached is a `StoreError`.
+public struct PostgresFavoritesStore: FavoritesStore {
+    public let database: SharedDatabase
+    /// Whose favourites these are: '' for the owner of a personal instance.
+    public let owner: String
+
+    public init(database: SharedDatabase, owner: String = "") {
+        self.database = database
+        self.owner = owner
+    }
+
+    @discardableResult
+    public func add(_ favorite: Favorite) async throws -> Bool {
+        let owner = self.owner
+        let creators = try StoredText.json(favorite.creators)
+        return try await database.run("add favorite \(favorite.id)", timeout: SharedDatabase.writeTimeout) { client in
+            let rows = try await client.query(
+                """
+                INSERT INTO seek_favorite (owner, id, provider, kind, title, creators, image_url, added_at)
+                VALUES (\(owner), \(favorite.id.description), \(favorite.provider), \(favorite.kind.rawValue), \(favorite.title),
+                        \(creators), \(favorite.imageURL?.absoluteString), \(favorite.addedAt.timeIntervalSince1970))
+                ON CONFLICT (owner, id) DO NOTHING RETURNING id
+                """)
+            return try await rows.first(String.self) != nil
+        }
+    }
+
+    @discardableResult
+    public func remove(_ id: ItemID) async throws -> Bool {
+        let owner = self.owner
+        return try await database.run("remove favorite \(id)", timeout: SharedDatabase.writeTimeout) { client in
+            try await client.query("DELETE FROM seek_favorite WHERE owner = \(owner) AND id = \(id.description) RETURNING id")
+                .first(String.self) != nil
+        }
+    }
+
+    public func favorite(_ id: ItemID) async throws -> Favorite? {
+        try await list("read favorite \(id)", id: id).first
+    }
+
+    public func all() async throws -> [Favorite] {
+        try await list("list favorites", id: nil)
+    }
+
+    private func list(_ operation: String, id: ItemID?) async throws -> [Favorite] {
+        let owner = self.owner
+        let rows = try await database.run(operation, timeout: SharedDatabase.writeTimeout) { client in
+            let query: PostgresQuery = if let id {
+                """
+                SELECT id, kind, title, creators, image_url, added_at FROM seek_favorite
+                WHERE owner = \(owner) AND id = \(id.description)
+                """
+            } else {
+                """
+                SELECT id, kind, title, creators, image_url, added_at FROM seek_favorite
+                WHERE owner = \(owner) ORDER BY added_at DESC, seq DESC
+                """
+            }
+            var found: [(String, String, String, String, String?, Double)] = []
+            for try await row in try await client.query(query).decode((String, String, String, String, String?, Double).self) {
+                found.append(row)
+            }
+            return found
+        }
+        return try rows.map { row in
+            guard let id = ItemID(parsing: row.0) else { throw StoreError(operation: operation, path: database.location, reason: "damaged favorite id '\(row.0)'") }
+            return Favorite(
+                id: id, kind: ItemKind(rawValue: row.1), title: row.2,
+                creators: try StoredText.value([String].self, from: row.3, operation: operation, place: database.location),
+                imageURL: row.4.flatMap(URL.init(string:)), addedAt: Date(timeIntervalSince1970: row.5))
+        }
+    }
+
+    /// Adds `favorites` that are not in the list yet, keeping when each was added; returns how many were new.
+    public func importing(_ favorites: [Favorite]) async throws -> Int {
+        var added = 0
+        for favorite in favorites.reversed() where try await add(favorite) { added += 1 }
+        return added
+    }
+}
+
+/// Search history in the shared database: one list whichever instance or host wrote it, newest first,
+/// one entry per query, the newest `limit` kept.
+public struct PostgresHistoryStore: HistoryStore {
+    public let database: SharedDatabase
+    public let limit: Int
+    public let owner: String
+
+    public init(database: SharedDatabase, limit: Int = 10, owner: String = "") {
+        self.database = database
+        self.limit = max(0, min(limit, Int(Int32.max)))
+        self.owner = owner
+    }
+
+    public func record(_ entry: SearchHistoryEntry) async throws {
+        let normalized = SearchHistoryEntry.normalize(entry.query)
+        guard !normalized.isEmpty else { return }
+        let providers = try StoredText.json(entry.providers)
+        let (owner, limit) = (self.owner, self.limit)
+        try await database.run("record search", timeout: SharedDatabase.writeTimeout) { client in
+            try await client.perform(
+                """
+                SELECT seek_history_record(\(owner), \(normalized), \(entry.query.trimmed()), \(providers),
+                                           \(entry.searchedAt.timeIntervalSince1970), \(limit))
+                """
+            )
+        }
+    }
+
+    public func entries() async throws -> [SearchHistoryEntry] {
+        try await entries(limit: limit)
+    }
+
+    /// The newest `limit` entries.
+    func entries(limit: Int) async throws -> [SearchHistoryEntry] {
+        let owner = self.owner
+        let rows = try await database.run("list search history", timeout: SharedDatabase.writeTimeout) { client in
+            var found: [(String, String, Double)] = []
+            let rows = try await client.query(
+                """
+                SELECT query, providers, searched_at FROM seek_history WHERE owner = \(owner)
+                ORDER BY searched_at DESC, seq DESC LIMIT \(limit)
+                """)
+            for try await row in rows.decode((String, String, Double).self) { found.append(row) }
+            return found
+        }
+        return try rows.map { row in
+            SearchHistoryEntry(
+                query: row.0,
+                providers: try StoredText.value([String].self, from: row.1, operation: "list search history", place: database.location),
+                searchedAt: Date(timeIntervalSince1970: row.2))
+        }
+    }
+
+    public func clear() async throws {
+        let owner = self.owner
+        try await database.run("clear search history", timeout: SharedDatabase.writeTimeout) { client in
+            try await client.perform("DELETE FROM seek_history WHERE owner = \(owner)")
+        }
+    }
+
+    /// Adds `entries` (from another store) without trimming: a query already listed keeps the newer of
+    /// the two searches, so importing twice adds nothing. Returns how many rows it added or moved.
+    public func importing(_ entries: [SearchHistoryEntry]) async throws -> Int {
+        let owner = self.owner
+        var changed = 0
+        for entry in entries {
+            let normalized = SearchHistoryEntry.normalize(entry.query)
+            guard !normalized.isEmpty else { continue }
+            let providers = try StoredText.json(entry.providers)
+            let at = entry.searchedAt.timeIntervalSince1970
+            let kept = try await database.run("import search history", timeout: SharedDatabase.writeTimeout) { client in
+                try await client.query(
+                    """
+                    INSERT INTO seek_history AS h (owner, normalized_query, query, providers, searched_at)
+                    VALUES (\(owner), \(normalized), \(entry.query.trimmed()), \(providers), \(at))
+                    ON CONFLICT (owner, normalized_query) DO UPDATE SET query = excluded.query,
+                        providers = excluded.providers, searched_at = excluded.searched_at
+                    WHERE h.searched_at < excluded.searched_at
+                    RETURNING normalized_query
+                    """
+                ).first(String.self) != nil
+            }
+            if kept { changed += 1 }
+        }
+        return changed
+    }
+}
+
+/// The response cache in the shared database: a query answered by one instance is a hit on every other.
+/// Each instance keeps its memory tier in front (`CachingMiddleware`); entries past the retention are
+/// pruned at most once a minute.
+public struct PostgresResponseCache: ResponseCache {
+    public let database: SharedDatabase
+    public let retention: TimeInterval
+    private let lastPrune = NIOLockedValueBox<Date?>(nil)
+
+    public init(database: SharedDatabase, retention: TimeInterval = CachePolicy.defaultMaxStaleAge) {
+        self.database = database
+        self.retention = retention.isFinite ? max(0, retention) : CachePolicy.defaultMaxStaleAge
+    }
+
+    public func entry(forKey key: String) async throws -> CacheEntry? {
+        let row = try await database.run("read cached response") { client in
+            let rows = try await client.query("SELECT provider, kind, body, stored_at FROM seek_response_cache WHERE key = \(key)")
+            for try await row in rows.decode((String, String, Data, Double).self) { return Optional(row) }
+            return nil
+        }
+        guard let row else { return nil }
+        return CacheEntry(
+            key: key, provider: row.0, kind: CacheKind(rawValue: row.1) ?? .search, body: row.2,
+            storedAt: Date(timeIntervalSince1970: row.3))
+    }
+
+    public func store(_ entry: CacheEntry) async throws {
+        try await database.run("store cached response", timeout: SharedDatabase.writeTimeout) { client in
+            try await client.perform(
+                """
+                INSERT INTO seek_response_cache (key, provider, kind, body, stored_at)
+                VALUES (\(entry.key), \(entry.provider), \(entry.kind.rawValue), \(entry.body), \(entry.storedAt.timeIntervalSince1970))
+                ON CONFLICT (key) DO UPDATE SET provider = excluded.provider, kind = excluded.kind, body = excluded.body,
+                    stored_at = excluded.stored_at
+                """
+            )
+        }
+        let due = lastPrune.withLockedValue { last -> Bool in
+            guard last.map({ entry.storedAt.timeIntervalSince($0) >= 60 }) ?? true else { return false }
+            last = entry.storedAt
+            return true
+        }
+        if due { try await removeEntries(storedBefore: entry.storedAt.addingTimeInterval(-retention)) }
+    }
+
+    @discardableResult
+    public func removeEntries(storedBefore cutoff: Date) async throws -> Int {
+        let seconds = cutoff.timeIntervalSince1970
+        return try await database.run("prune cached responses", timeout: SharedDatabase.writeTimeout) { client in
+            try await client.query("WITH gone AS (DELETE FROM seek_response_cache WHERE stored_at < \(seconds) RETURNING 1) SELECT count(*) FROM gone")
+                .first(Int.self) ?? 0
+        }
+    }
+
+    public func removeAll() async throws {
+        try await database.run("clear cached responses", timeout: SharedDatabase.writeTimeout) { client in
+            try await client.perform("DELETE FROM seek_response_cache")
+        }
+    }
+}
+
+/// Cursor tokens in the shared database, so page 2 may go to any instance; the instance's memory in
+/// front. When the database cannot be reached a token lives in this instance's memory only.
+/// Tokens are forgotten a day after they were handed out.
+public struct PostgresCursorStore: CursorStore {
+    public let database: SharedDatabase
+    private let memory: MemoryCursorStore
+    private let lastPrune = NIOLockedValueBox<Date?>(nil)
+
+    public init(database: SharedDatabase, memory: MemoryCursorStore = MemoryCursorStore()) {
+        self.database = database
+        self.memory = memory
+    }
+
+    public func token(for cursor: SearchCursor) async -> String {
+        let token = Self.newToken()
+        memory.keep(cursor, as: token)
+        let text = cursor.token
+        _ = try? await database.run("keep a cursor") { client in
+            try await client.perform("INSERT INTO seek_cursor (token, cursor) VALUES (\(token), \(text))")
+        }
+        pruneIfDue()
+        return token
+    }
+
+    public func cursor(for token: String) async -> SearchCursor? {
+        if let kept = await memory.cursor(for: token) { return kept }
+        guard token.utf8.count <= 64 else { return nil }
+        let text: String??
+        text = try? await database.run("read a cursor") { client in
+            try await client.query(
+                "SELECT cursor FROM seek_cursor WHERE token = \(token) AND created_at > clock_timestamp() - interval '1 day'"
+            ).first(String.self)
+        }
+        guard let text, let text, let cursor = try? SearchCursor(token: text) else { return nil }
+        memory.keep(cursor, as: token)
+        return cursor
+    }
+
+    /// Forgets day-old cursors, at most every ten minutes, in the background.
+    private func pruneIfDue() {
+        let now = Date()
+        let due = lastPrune.withLockedValue { last -> Bool in
+            guard last.map({ now.timeIntervalSince($0) >= 600 }) ?? true else { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
+        Task { [database] in
+            _ = try? await database.run("forget old cursors", timeout: SharedDatabase.writeTimeout) { client in
+                try await client.perform("DELETE FROM seek_cursor WHERE created_at < clock_timestamp() - interval '1 day'")
+            }
+        }
+    }
+}
+
+/// Small JSON values stored in text columns.
+enum StoredText {
+    static func json(_ value: some Encodable) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    }
+
+    static func value<T: Decodable>(_ type: T.Type, from text: String, operation: String, place: String) throws -> T {
+        do {
+            return try JSONDecoder().decode(type, from: Data(text.utf8))
+        } catch {
+            throw StoreError(operation: operation, path: place, reason: "damaged JSON value \(text.prefix(40))")
+        }
+    }
+}
