@@ -1,0 +1,113 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import SeekCore
+import SeekLoopback
+import SeekServer
+import SeekSession
+import SeekTesting
+import Testing
+
+@Suite("seek serve with a shared database (SEEK_DATABASE_URL)")
+struct SharedStoreRouteTests {
+    /// A PostgreSQL that is down: nothing listens on port 1.
+    static let downDatabase = ["SEEK_DATABASE_URL": "postgres://postgres:topsecret@127.0.0.1:1/seek?sslmode=disable"]
+
+    @Test("healthz names the embedded store when no database is set")
+    func healthzEmbedded() async throws {
+        let harness = try await ServerHarness.start()
+        let health = try await harness.withRouter { client in
+            try await client.execute(uri: "/healthz", method: .get) { $0 }
+        }
+        try await harness.stop()
+        #expect(health.status == .ok)
+        let store = health.json?["store"] as? [String: Any]
+        #expect(store?["kind"] as? String == "sqlite")
+        #expect(store?["reachable"] as? Bool == true)
+    }
+
+    @Test("with the database down a search still answers, from the live providers")
+    func searchWithDatabaseDown() async throws {
+        let harness = try await ServerHarness.start(environment: Self.downDatabase)
+        harness.serveBooks()
+        let response = try await harness.withRouter { client in
+            try await client.execute(uri: "/api/v1/search?q=harbor&providers=openlibrary", method: .get) { $0 }
+        }
+        try await harness.stop()
+        #expect(response.status == .ok)
+        #expect((response.json?["items"] as? [Any])?.isEmpty == false)
+    }
+
+    @Test("with the database down a favourite write is 503 store_unavailable, names no password, and nothing is listed")
+    func favouriteWithDatabaseDown() async throws {
+        let harness = try await ServerHarness.start(environment: Self.downDatabase)
+        harness.serveBooks()
+        let (put, health) = try await harness.withRouter { client in
+            let put = try await client.execute(uri: "/api/v1/favorites/openlibrary:OL1W", method: .put) { $0 }
+            let health = try await client.execute(uri: "/healthz", method: .get) { $0 }
+            return (put, health)
+        }
+        try await harness.stop()
+        #expect(put.status == .serviceUnavailable)
+        let body = put.json?["error"] as? [String: Any]
+        #expect(body?["code"] as? String == "store_unavailable")
+        #expect((body?["message"] as? String)?.contains("topsecret") == false)
+        let store = health.json?["store"] as? [String: Any]
+        #expect(store?["kind"] as? String == "postgresql")
+        #expect(store?["reachable"] as? Bool == false)
+    }
+
+    @Test("two servers on one database share favourites and cursors",
+          .enabled(if: ProcessInfo.processInfo.environment["SEEK_TEST_DATABASE_URL"].map { !$0.isEmpty } ?? false,
+                   "SEEK_TEST_DATABASE_URL is not set: start a PostgreSQL server (Tests/support/postgres.sh) and set it"))
+    func twoServersShare() async throws {
+        let url = try await SharedTestDatabase.fresh("serve")
+        let first = try await ServerHarness.start(environment: ["SEEK_DATABASE_URL": url])
+        let second = try await ServerHarness.start(environment: ["SEEK_DATABASE_URL": url])
+        for harness in [first, second] {
+            ProviderSamples.serveManyWorks(harness.fixtures, count: 12)
+            harness.fixtures.route("/ol/works/OL45804W.json", .json(OpenLibrarySamples.work))
+        }
+        let added = try await first.withRouter { client in
+            try await client.execute(uri: "/api/v1/favorites/openlibrary:OL45804W", method: .put) { $0.status }
+        }
+        let page1 = try await first.withRouter { client in
+            try await client.execute(uri: "/api/v1/search?q=works&providers=openlibrary&limit=5", method: .get) { $0 }
+        }.json
+        let token = try #require(page1?["next"] as? String)
+        let (listedResponse, page2Response) = try await second.withRouter { client in
+            let listed = try await client.execute(uri: "/api/v1/favorites", method: .get) { $0 }
+            let page2 = try await client.execute(uri: "/api/v1/search?q=works&providers=openlibrary&limit=5&cursor=\(token)", method: .get) { $0 }
+            return (listed, page2)
+        }
+        let listed = listedResponse.json
+        let page2 = (page2Response.status, page2Response.json)
+        try await first.stop()
+        try await second.stop()
+        #expect(added == .ok)
+        #expect(((listed?["entries"] as? [[String: Any]])?.compactMap { $0["id"] as? String }) == ["openlibrary:OL45804W"])
+        #expect(page2.0 == .ok)
+        let ids1 = Set(((page1?["items"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String })
+        let ids2 = Set(((page2.1?["items"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String })
+        #expect(ids1.count == 5)
+        #expect(ids2.count == 5)
+        #expect(ids1.isDisjoint(with: ids2))
+    }
+}
+
+/// Fresh databases on the test server (`SEEK_TEST_DATABASE_URL`), made with `psql`.
+enum SharedTestDatabase {
+    static func fresh(_ label: String) async throws -> String {
+        let base = try #require(ProcessInfo.processInfo.environment["SEEK_TEST_DATABASE_URL"])
+        var components = try #require(URLComponents(string: base))
+        let name = "seek_s_\(getpid())_\(label)_\(UInt32.random(in: 0...UInt32.max))"
+        let psql = Process()
+        psql.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        psql.arguments = ["psql", base, "-q", "-c", "CREATE DATABASE \(name)"]
+        try psql.run()
+        psql.waitUntilExit()
+        try #require(psql.terminationStatus == 0, "psql could not create \(name)")
+        components.path = "/" + name
+        return try #require(components.string)
+    }
+}
