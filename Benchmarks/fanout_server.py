@@ -3,13 +3,16 @@
 
 Used by fanout.sh to time a whole `seek search` process against three providers that each take
 DELAY seconds: with a concurrent fan-out the process takes about DELAY, not 3 x DELAY.
-Prints the chosen port on its first line, then serves until killed.
+Prints the chosen port on its first line, then serves until killed. `GET /count` answers how many
+requests each path has had (shared_store.sh counts the calls a rate limit let through).
 """
 import json
 import socket
 import struct
 import sys
+import threading
 import time
+from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 DELAY = float(sys.argv[1]) if len(sys.argv) > 1 else 0.2
@@ -56,6 +59,8 @@ def response(status, body):
 
 
 RESPONSES = {path: response("200 OK", body) for path, body in BODIES.items()}
+COUNTS = Counter()
+COUNTS_LOCK = threading.Lock()
 NOT_FOUND = response("404 Not Found", b'{"error": "not found"}')
 
 
@@ -74,7 +79,14 @@ class Handler(BaseHTTPRequestHandler):
         super().handle_one_request()
 
     def do_GET(self):
-        answer = RESPONSES.get(self.path.split("?", 1)[0], NOT_FOUND)
+        path = self.path.split("?", 1)[0]
+        if path == "/count":
+            with COUNTS_LOCK:
+                self.wfile.write(response("200 OK", json.dumps(COUNTS).encode()))
+            return
+        with COUNTS_LOCK:
+            COUNTS[path] += 1
+        answer = RESPONSES.get(path, NOT_FOUND)
         time.sleep(max(0.0, DELAY - (time.time() - self.received)))
         self.wfile.write(answer)
 

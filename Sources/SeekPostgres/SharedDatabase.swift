@@ -130,7 +130,9 @@ public final class SharedDatabase: Sendable {
         }
         for task in tasks { task.cancel() }
         runner.cancel()
-        await runner.value
+        // A hung database can hold the pool's shutdown; the process does not wait for it long.
+        let runner = self.runner
+        try? await Deadline.race(.seconds(3)) { await runner.value }
     }
 
     // MARK: The schema
