@@ -246,7 +246,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SeekStoreTests",
-            dependencies: ["SeekStore", "SeekTesting", nioLocks, .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "SeekStore", "SeekTesting", nioLocks, .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
