@@ -228,7 +228,9 @@ let package = Package(
         .testTarget(name: "SeekJSONTests", dependencies: ["SeekJSON", "SeekHTTP"], swiftSettings: strictSettings),
         .testTarget(name: "SeekHTTPTests", dependencies: ["SeekHTTP", "SeekTesting"], swiftSettings: strictSettings),
         .testTarget(
-            name: "SeekResilienceTests", dependencies: ["SeekResilience", "SeekTesting", nioLocks], swiftSettings: strictSettings),
+            name: "SeekResilienceTests",
+            dependencies: ["SeekResilience", "SeekTesting", nioLocks, .product(name: "MetricsTestKit", package: "swift-metrics")],
+            swiftSettings: strictSettings),
         .testTarget(name: "SeekTestingTests", dependencies: ["SeekTesting"], swiftSettings: strictSettings),
         .testTarget(
             name: "OpenLibraryProviderTests",
@@ -249,7 +251,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SeekStoreTests",
-            dependencies: ["SeekStore", "SeekTesting", nioLocks, .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "SeekStore", "SeekTesting", nioLocks, .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Metrics
 import NIOConcurrencyHelpers
 import PostgresNIO
 import SeekCore
@@ -22,7 +21,6 @@ public final class SharedDatabase: Sendable {
     let client: PostgresClient
     private let runner: Task<Void, Never>
     private let state = NIOLockedValueBox(GuardState())
-    private let reachableGauge = Gauge(label: "seek_store_reachable")
 
     /// How long a call that a search waits for may take: a breaker, a bucket, a cache or cursor read.
     public static let coordinationTimeout: Duration = .milliseconds(100)
@@ -171,7 +169,7 @@ public final class SharedDatabase: Sendable {
             defer { state.reachable = true }
             return state.reachable != true
         }
-        if changed { reachableGauge.record(1) }
+        if changed { StoreMetrics.reachable(true) }
     }
 
     /// Opens the breaker after `reason` and starts the probe that closes it.
@@ -184,7 +182,7 @@ public final class SharedDatabase: Sendable {
             state.openedAt = Date()
             return true
         }
-        reachableGauge.record(0)
+        StoreMetrics.reachable(false)
         guard start else { return }
         let probe = Task { [weak self] in
             guard let self else { return }

@@ -36,6 +36,8 @@ struct APIRoutes: Sendable {
         (.post, "/mcp"),
         (.get, "/openapi.yaml"),
         (.get, "/healthz"),
+        // Registered by `MetricsEndpoint`, which needs the server's bind address and token.
+        (.get, "/metrics"),
     ]
 
     typealias Handler = @Sendable (Request, BasicRequestContext) async throws -> Response
@@ -175,6 +177,7 @@ struct APIRoutes: Sendable {
             var headers = HTTPFields()
             headers[.contentType] = "application/x-ndjson; charset=utf-8"
             headers[.cacheControl] = "no-store"
+            headers.disableProxyBuffering()
             return Response(status: .ok, headers: headers, body: body)
         }
     }

@@ -267,6 +267,21 @@ paths:
                     properties:
                       kind: { type: string, enum: [sqlite, postgresql] }
                       reachable: { type: boolean }
+  /metrics:
+    get:
+      operationId: metrics
+      summary: Prometheus metrics (requests, provider calls, cache lookups, breakers, the shared store).
+      description: >
+        Open when the server is bound to a loopback address; on any other bind it needs
+        `Authorization: Bearer $SEEK_METRICS_TOKEN`, and answers 404 while no token is set.
+      responses:
+        default: { $ref: '#/components/responses/Error' }
+        '200':
+          description: The Prometheus text format (version 0.0.4); every name starts with `seek_`.
+          content:
+            text/plain: { schema: { type: string } }
+        '401': { $ref: '#/components/responses/Error' }
+        '404': { $ref: '#/components/responses/Error' }
 components:
   parameters:
     q:

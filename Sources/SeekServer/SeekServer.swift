@@ -20,11 +20,14 @@ public struct SeekServer: Sendable {
         self.host = host
         self.port = port
         self.logger = logger
+        // The process's metrics registry, swift-metrics' backend from the first server built on.
+        _ = ServerMetrics.registry
     }
 
     /// The router with every route and middleware, for `run` and for tests.
     public func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: RequestMetricsMiddleware())
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: JSONErrorMiddleware())
@@ -32,6 +35,7 @@ public struct SeekServer: Sendable {
         let api = APIRoutes(session: session, mcp: MCPEndpoint(session: session), deadline: requestDeadline)
         api.register(on: router)
         WebRoutes(api: api).register(on: router)
+        MetricsEndpoint(host: host, settings: session.settings).register(on: router)
         return router
     }
 

@@ -65,6 +65,7 @@ public enum CompositionRoot {
         }) {
             middlewares.append(caching)
         }
+        middlewares.append(MetricsMiddleware())  // /metrics' provider calls: those the cache did not answer, suspended included
         middlewares.append(try resilience.middleware(for: providers))
         // Innermost: every answer and error made safe as it leaves the provider, with the keys of every
         // provider redacted, so that the stats, the cache and every host only ever hold safe text.

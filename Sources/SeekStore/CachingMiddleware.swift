@@ -18,7 +18,8 @@ public enum CacheEvent: Sendable {
 /// max stale age is served, marked (`SearchPage.staleBecause`) so the outcome still says what failed.
 ///
 /// Trending and suggest pass straight through. A call with `noCache` skips reading (the fresh answer
-/// is still stored). A broken cache never fails a call.
+/// is still stored). A broken cache never fails a call. Each lookup counts in
+/// `seek_cache_lookups_total` as a hit, a miss or a stale answer served (`StoreMetrics`).
 public struct CachingMiddleware: ProviderMiddleware {
     public let cache: any ResponseCache
     public let policy: CachePolicy
@@ -104,12 +105,16 @@ public struct CachingMiddleware: ProviderMiddleware {
         let readsCache = !policy.bypassReads && !context.options.noCache
         if readsCache, let kept = memory?.value(type, forKey: key) {
             let age = now().timeIntervalSince(kept.storedAt)
-            if age >= 0, age < ttl { return (kept.value, nil) }
+            if age >= 0, age < ttl {
+                StoreMetrics.lookup(.hit)
+                return (kept.value, nil)
+            }
         }
         if readsCache, let entry = await lookup(key), let value = decode(type, entry.body) {
             let age = now().timeIntervalSince(entry.storedAt)
             if age >= 0, age < ttl {
                 memory?.keep(value, storedAt: entry.storedAt, forKey: key)
+                StoreMetrics.lookup(.hit)
                 return (value, nil)
             }
             if age < policy.maxStaleAge { fallback = value }
@@ -123,9 +128,14 @@ public struct CachingMiddleware: ProviderMiddleware {
             }
         } catch {
             let failure = SeekError.wrap(error, provider: provider)
-            guard let fallback, Self.servesStale(after: failure) else { throw error }
+            guard let fallback, Self.servesStale(after: failure) else {
+                if readsCache { StoreMetrics.lookup(.miss) }
+                throw error
+            }
+            StoreMetrics.lookup(.stale)
             return (fallback, failure)
         }
+        if readsCache { StoreMetrics.lookup(.miss) }
         memory?.keep(value, storedAt: now(), forKey: key)
         if let writes {
             writes.track { await self.save(value, kind: kind, key: key, provider: provider) }

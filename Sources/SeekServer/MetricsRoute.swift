@@ -1,0 +1,170 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Metrics
+import NIOCore
+import Prometheus
+import SeekConfig
+import SeekCore
+
+/// The process's metrics, in Prometheus' text format at `GET /metrics` (DESIGN, "Several instances").
+///
+/// Every metric is Seek's, named `seek_…`:
+/// - `seek_http_requests_total{route,status}` and `seek_http_request_duration_seconds{route,status}`
+///   (here, `RequestMetricsMiddleware`);
+/// - `seek_provider_calls_total{provider,status}`, `seek_provider_call_duration_seconds{provider,status}`
+///   and `seek_breaker_open{provider}` (SeekResilience's `ProviderMetrics`);
+/// - `seek_cache_lookups_total{result}` and `seek_store_reachable` (SeekStore's `StoreMetrics`).
+enum ServerMetrics {
+    static let requests = "seek_http_requests_total"
+    static let requestDuration = "seek_http_request_duration_seconds"
+    /// The route label of a request that no route matched.
+    static let unmatchedRoute = "other"
+
+    /// The registry every metric of the process goes to. `MetricsSystem.bootstrap` may be called only
+    /// once in a process, so it is called here, the first time this is read: when a `SeekServer` is
+    /// built (the CLI, which builds none, keeps swift-metrics' no-op backend; tests build many servers
+    /// in one process, all on this one registry).
+    static let registry: PrometheusCollectorRegistry = {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        return registry
+    }()
+
+    /// Records one request answered by `route` with `status` after `elapsed`.
+    static func request(route: String, status: Int, elapsed: Duration) {
+        let dimensions = [("route", route), ("status", String(status))]
+        Counter(label: requests, dimensions: dimensions).increment()
+        Timer(label: requestDuration, dimensions: dimensions).record(duration: elapsed)
+    }
+
+    /// Every metric, in Prometheus' text format.
+    static func exposition() -> ByteBuffer {
+        var bytes: [UInt8] = []
+        registry.emit(into: &bytes)
+        return ByteBuffer(bytes: bytes)
+    }
+}
+
+/// Counts every request in `seek_http_requests_total{route,status}` and times it in
+/// `seek_http_request_duration_seconds{route,status}`, until its body is written (a stream's whole
+/// life). `route` is the template of the route that answered (`/api/v1/items/{id}`, `/items/{id}`),
+/// never the path asked for, so the series stay few; a request that no route matched is `other`.
+/// `status` is the status code sent. The outermost middleware, so it sees the status of every answer,
+/// errors included.
+struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            var response = try await next(request, context)
+            let route = Self.route(context.endpointPath)
+            let status = response.status.code
+            let body = response.body
+            response.body = ResponseBody(contentLength: body.contentLength) { writer in
+                defer { ServerMetrics.request(route: route, status: status, elapsed: clock.now - start) }
+                try await body.write(writer)
+            }
+            return response
+        } catch {
+            let status = (error as? any HTTPResponseError)?.status.code ?? HTTPResponse.Status.internalServerError.code
+            ServerMetrics.request(route: Self.route(context.endpointPath), status: status, elapsed: clock.now - start)
+            throw error
+        }
+    }
+
+    /// The route label of a request whose matched route is `endpointPath` (Hummingbird's: the route as
+    /// registered, `{id}` for a capture; `NotFound` or nil when no route matched).
+    static func route(_ endpointPath: String?) -> String {
+        guard let path = endpointPath, path.hasPrefix("/") else { return ServerMetrics.unmatchedRoute }
+        return path
+    }
+}
+
+/// `GET /metrics`: open when the server is bound to a loopback address; on any other bind it needs
+/// `Authorization: Bearer $SEEK_METRICS_TOKEN`, and is not there (the API's 404) while no token is set.
+struct MetricsEndpoint: Sendable {
+    static let tokenVariable = "SEEK_METRICS_TOKEN"
+
+    /// Whether the server is bound to a loopback address (127.0.0.0/8, ::1, localhost).
+    let loopback: Bool
+    /// The token a request must carry when the bind is not loopback; nil when none is set.
+    let token: String?
+
+    init(host: String, token: String?) {
+        loopback = Self.isLoopback(host)
+        self.token = token.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The endpoint of a server bound to `host`, with the token of `settings` (`SEEK_METRICS_TOKEN`).
+    init(host: String, settings: Settings) {
+        self.init(host: host, token: settings.string(Self.tokenVariable))
+    }
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/metrics") { request, _ in try respond(to: request) }
+    }
+
+    func respond(to request: Request) throws -> Response {
+        if !loopback {
+            guard let token else { throw APIError(.notFound, code: "not_found", message: "not found") }
+            guard let presented = Self.bearerToken(request.headers[.authorization]), Self.constantTimeEqual(presented, token) else {
+                var response = APIResponse.json(
+                    ErrorDocument(code: "unauthorized", message: "/metrics needs Authorization: Bearer with the server's \(Self.tokenVariable)"),
+                    status: .unauthorized)
+                response.headers[.wwwAuthenticate] = "Bearer"
+                return response
+            }
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ServerMetrics.exposition()))
+    }
+
+    /// The token of an `Authorization: Bearer TOKEN` header (the scheme in any case).
+    static func bearerToken(_ header: String?) -> String? {
+        guard let header else { return nil }
+        let parts = header.trimmed().split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmed()
+        return token.isEmpty ? nil : token
+    }
+
+    /// Whether `a` and `b` are equal, in a time that depends on their lengths only, never on where they differ.
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (Array(a.utf8), Array(b.utf8))
+        var difference: UInt8 = x.count == y.count ? 0 : 1
+        for index in 0..<max(x.count, y.count) {
+            difference |= (index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0)
+        }
+        return difference == 0
+    }
+
+    /// Whether binding to `host` listens on loopback only: `localhost`, an IPv4 address in 127.0.0.0/8,
+    /// `::1` (bracketed or not) or an IPv4-mapped 127.x address. Anything else — a wildcard, another
+    /// address, a host name — is not.
+    static func isLoopback(_ host: String) -> Bool {
+        var name = host.trimmed().lowercased()
+        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        if name == "localhost" { return true }
+        var v4 = in_addr()
+        if inet_pton(AF_INET, name, &v4) == 1 {
+            return UInt32(bigEndian: v4.s_addr) >> 24 == 127
+        }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, name, &v6) == 1 else { return false }
+        let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+        let zeros = [UInt8](repeating: 0, count: 10)
+        if bytes == zeros + [0, 0, 0, 0, 0, 1] { return true }
+        return Array(bytes.prefix(12)) == zeros + [0xff, 0xff] && bytes[12] == 127
+    }
+}
+
+extension HTTPFields {
+    /// Asks a proxy in front (nginx: `X-Accel-Buffering: no`) to pass the answer on as it is written
+    /// instead of buffering it: for the ndjson stream, whose first lines must not wait for the last.
+    mutating func disableProxyBuffering() {
+        if let name = HTTPField.Name("X-Accel-Buffering") { self[name] = "no" }
+    }
+}
