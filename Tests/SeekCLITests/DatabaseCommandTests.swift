@@ -5,26 +5,6 @@ import Testing
 
 @Suite("seek db import-sqlite")
 struct DatabaseCommandTests {
-    static var testDatabase: String? {
-        let value = ProcessInfo.processInfo.environment["SEEK_TEST_DATABASE_URL"] ?? ""
-        return value.isEmpty ? nil : value
-    }
-
-    /// A new database on the test server, made with `psql`.
-    static func freshDatabase(_ label: String) throws -> String {
-        let base = try #require(testDatabase)
-        var components = try #require(URLComponents(string: base))
-        let name = "seek_c_\(getpid())_\(label)_\(UInt32.random(in: 0...UInt32.max))"
-        let psql = Process()
-        psql.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        psql.arguments = ["psql", base, "-q", "-c", "CREATE DATABASE \(name)"]
-        try psql.run()
-        psql.waitUntilExit()
-        try #require(psql.terminationStatus == 0)
-        components.path = "/" + name
-        return try #require(components.string)
-    }
-
     @Test("without SEEK_DATABASE_URL it is a configuration error (64) that names the variable")
     func needsADatabase() async throws {
         let harness = try await CLIHarness.start()
@@ -59,14 +39,14 @@ struct DatabaseCommandTests {
     }
 
     @Test("favourites and history copy from the embedded database once, however often it runs",
-          .enabled(if: testDatabase != nil, "SEEK_TEST_DATABASE_URL is not set: start a PostgreSQL server (Tests/support/postgres.sh) and set it"))
+          .enabled(if: TestPostgres.url != nil, "SEEK_TEST_DATABASE_URL is not set: start a PostgreSQL server (Tests/support/postgres.sh) and set it"))
     func importsOnce() async throws {
         let harness = try await CLIHarness.start()
         harness.serveOpenLibrary()
         let added = await harness.run(["favorites", "add", "openlibrary:OL45804W"])
         let searched = await harness.run(["search", "fox", "--providers", "openlibrary"])
         #expect(added.code == 0 && searched.code == 0, "stderr: \(added.stderr) \(searched.stderr)")
-        let shared = ["SEEK_DATABASE_URL": try Self.freshDatabase("import")]
+        let shared = ["SEEK_DATABASE_URL": try TestPostgres.freshDatabase("import")]
         let first = await harness.run(["db", "import-sqlite"], environment: shared)
         let second = await harness.run(["db", "import-sqlite"], environment: shared)
         let favorites = await harness.run(["favorites", "list", "--format", "json"], environment: shared)

@@ -58,10 +58,9 @@ struct SharedStoreRouteTests {
     }
 
     @Test("two servers on one database share favourites and cursors",
-          .enabled(if: ProcessInfo.processInfo.environment["SEEK_TEST_DATABASE_URL"].map { !$0.isEmpty } ?? false,
-                   "SEEK_TEST_DATABASE_URL is not set: start a PostgreSQL server (Tests/support/postgres.sh) and set it"))
+          .enabled(if: TestPostgres.url != nil, "SEEK_TEST_DATABASE_URL is not set: start a PostgreSQL server (Tests/support/postgres.sh) and set it"))
     func twoServersShare() async throws {
-        let url = try await SharedTestDatabase.fresh("serve")
+        let url = try TestPostgres.freshDatabase("serve")
         let first = try await ServerHarness.start(environment: ["SEEK_DATABASE_URL": url])
         let second = try await ServerHarness.start(environment: ["SEEK_DATABASE_URL": url])
         for harness in [first, second] {
@@ -95,19 +94,3 @@ struct SharedStoreRouteTests {
     }
 }
 
-/// Fresh databases on the test server (`SEEK_TEST_DATABASE_URL`), made with `psql`.
-enum SharedTestDatabase {
-    static func fresh(_ label: String) async throws -> String {
-        let base = try #require(ProcessInfo.processInfo.environment["SEEK_TEST_DATABASE_URL"])
-        var components = try #require(URLComponents(string: base))
-        let name = "seek_s_\(getpid())_\(label)_\(UInt32.random(in: 0...UInt32.max))"
-        let psql = Process()
-        psql.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        psql.arguments = ["psql", base, "-q", "-c", "CREATE DATABASE \(name)"]
-        try psql.run()
-        psql.waitUntilExit()
-        try #require(psql.terminationStatus == 0, "psql could not create \(name)")
-        components.path = "/" + name
-        return try #require(components.string)
-    }
-}
