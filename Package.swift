@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "SeekTesting", targets: ["SeekTesting"]),
         .library(name: "SeekSession", targets: ["SeekSession"]),
         .library(name: "SeekServer", targets: ["SeekServer"]),
+        .library(name: "SeekAccess", targets: ["SeekAccess"]),
         .library(name: "SeekCLI", targets: ["SeekCLI"]),
         .library(name: "SeekMCP", targets: ["SeekMCP"]),
         .library(name: "SeekHosts", targets: ["SeekHosts"]),
@@ -161,11 +162,19 @@ let package = Package(
             resources: [.copy("Resources/Demo")],
             swiftSettings: strictSettings
         ),
+        // Who a request comes from and what it may do, for a public instance: signed visitor cookies,
+        // client addresses behind trusted proxies, same-origin writes. Small, so Fuzz/ links it alone.
+        .target(
+            name: "SeekAccess",
+            dependencies: ["SeekCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
         // The HTTP host: `seek serve`, a JSON API and the web UI (Web/, swift-mustache) over one long-lived session (Hummingbird).
         .target(
             name: "SeekServer",
             dependencies: [
-                "SeekCore", "SeekJSON", "SeekConfig", "SeekSession", "SeekStore", "SeekImageCache", "SeekMCP", nioLocks,
+                "SeekCore", "SeekJSON", "SeekConfig", "SeekSession", "SeekStore", "SeekImageCache", "SeekMCP", "SeekAccess",
+                "SeekResilience", nioLocks,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -241,6 +250,7 @@ let package = Package(
         .testTarget(name: "AladinProviderTests", dependencies: ["AladinProvider", "SeekTesting"], swiftSettings: strictSettings),
         .testTarget(name: "DeclaredProviderTests", dependencies: ["DeclaredProvider", "SeekTesting"], swiftSettings: strictSettings),
         .testTarget(name: "SeekImageCacheTests", dependencies: ["SeekImageCache", "SeekTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "SeekAccessTests", dependencies: ["SeekAccess", "SeekCore"], swiftSettings: strictSettings),
         .testTarget(
             name: "SeekPostgresTests",
             dependencies: [

@@ -146,6 +146,22 @@ public struct PostgresHistoryStore: HistoryStore {
         }
     }
 
+    @discardableResult
+    public func forgetVisitors(unseenSince cutoff: Date) async throws -> Int {
+        let seconds = cutoff.timeIntervalSince1970
+        return try await database.run("forget old visitors' history", timeout: SharedDatabase.writeTimeout) { client in
+            try await client.query(
+                """
+                WITH gone AS (
+                    DELETE FROM seek_history WHERE owner <> '' AND owner IN
+                        (SELECT owner FROM seek_history WHERE owner <> '' GROUP BY owner HAVING max(searched_at) < \(seconds))
+                    RETURNING 1)
+                SELECT count(*) FROM gone
+                """
+            ).first(Int.self) ?? 0
+        }
+    }
+
     /// Adds `entries` (from another store) without trimming: a query already listed keeps the newer of
     /// the two searches, so importing twice adds nothing. Returns how many rows it added or moved.
     public func importing(_ entries: [SearchHistoryEntry]) async throws -> Int {

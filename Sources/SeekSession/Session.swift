@@ -23,7 +23,12 @@ public final class SeekSession: Sendable {
     private let closing = NIOLockedValueBox<Task<Void, Never>?>(nil)
     /// The search last written to the history, and when: the same search again within a minute is
     /// already the most recent entry, so a server answering it over and over writes it once.
-    private let lastRecorded = NIOLockedValueBox<(query: String, providers: [String], at: ContinuousClock.Instant)?>(nil)
+    private let lastRecorded = NIOLockedValueBox<(owner: StateOwner, query: String, providers: [String], at: ContinuousClock.Instant)?>(nil)
+    /// When visitors' old history was last looked for.
+    private let lastVisitorSweep = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
+
+    /// How long a visitor's history outlives their last search.
+    public static let visitorHistoryLifetime: TimeInterval = 30 * 86_400
 
     private init(container: Container, transport: AsyncHTTPTransport) throws {
         self.container = container
@@ -72,24 +77,38 @@ public final class SeekSession: Sendable {
         get throws { try container.resolve(ImageStoreKey.self) }
     }
 
-    /// Records a finished search in the history: its query and the providers it went to, in
-    /// registry order. The host that knows the query calls this after the answer.
-    public func recordHistory(of result: SearchResult) async throws {
+    /// Records a finished search in `owner`'s history: its query and the providers it went to, in
+    /// registry order. The host that knows the query calls this after the answer. A visitor's search
+    /// also sweeps, at most hourly, the history of visitors unseen for `visitorHistoryLifetime`.
+    public func recordHistory(of result: SearchResult, owner: StateOwner = .instanceOwner) async throws {
+        guard userState.recordsHistory else { return }
         let asked = Set(result.outcomes.map(\.provider))
         let providers = registry.ids.filter { asked.contains($0) }
         let now = ContinuousClock.now
         let repeated = lastRecorded.withLockedValue { last in
-            guard let last, last.query == result.query, last.providers == providers else { return false }
+            guard let last, last.owner == owner, last.query == result.query, last.providers == providers else { return false }
             return now - last.at < .seconds(60)
         }
         guard !repeated else { return }
-        try await userState.record(query: result.query, providers: providers)
-        lastRecorded.withLockedValue { $0 = (result.query, providers, now) }
+        try await userState.record(query: result.query, providers: providers, owner: owner)
+        lastRecorded.withLockedValue { $0 = (owner, result.query, providers, now) }
+        if owner != .instanceOwner { try await sweepVisitors(now: now) }
     }
 
-    /// Forgets every recent search (and that any was recorded lately).
-    public func clearHistory() async throws {
-        try await userState.history.clear()
+    /// Deletes the history of visitors unseen for `visitorHistoryLifetime`, at most once an hour.
+    private func sweepVisitors(now: ContinuousClock.Instant) async throws {
+        let due = lastVisitorSweep.withLockedValue { last -> Bool in
+            guard last.map({ now - $0 >= .seconds(3600) }) ?? true else { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
+        try await userState.history.forgetVisitors(unseenSince: Date().addingTimeInterval(-Self.visitorHistoryLifetime))
+    }
+
+    /// Forgets every recent search of `owner` (and that any was recorded lately).
+    public func clearHistory(owner: StateOwner = .instanceOwner) async throws {
+        try await userState.history(of: owner).clear()
         lastRecorded.withLockedValue { $0 = nil }
     }
 

@@ -16,14 +16,16 @@ import SeekStore
 /// `cache.detailTTL`), `SEEK_CACHE_MAX_STALE_DAYS` (or `cache.maxStaleDays`), `SEEK_NO_CACHE=1`
 /// (never read the cache, whatever a call asks), `SEEK_HISTORY_LIMIT` (or `history.limit`).
 public struct UserState: Sendable {
-    public let favorites: any FavoritesStore
-    public let history: any HistoryStore
     public let cache: any ResponseCache
     /// The server's cursor tokens.
     public let cursors: any CursorStore
     public let policy: CachePolicy
     /// Where the state is kept, for `/healthz` and `seek db`.
     public let place: StorePlace
+    /// How many searches a history keeps.
+    public let historyLimit: Int
+    /// False with `SEEK_HISTORY=off`: no search is recorded.
+    public let recordsHistory: Bool
     /// Answers being written to the response cache after they were returned; closing waits for them.
     public let cacheWrites = PendingCacheWrites()
     let report: @Sendable (CacheEvent) -> Void
@@ -32,17 +34,18 @@ public struct UserState: Sendable {
     ///   cannot be used (once per session).
     init(settings: Settings, shared: SharedDatabase?, diagnostics: @escaping @Sendable (String) -> Void) throws {
         policy = try CachePolicy(settings: settings)
-        let historyLimit = try StoreSettings.historyLimit(settings)
+        historyLimit = try StoreSettings.historyLimit(settings)
+        switch settings.string("SEEK_HISTORY")?.lowercased() {
+        case nil, "on", "1", "true", "yes": recordsHistory = true
+        case "off", "0", "false", "no": recordsHistory = false
+        case let other?: throw SeekError(.configuration, detail: "SEEK_HISTORY must be on or off, not \(other)")
+        }
         if let shared {
-            favorites = PostgresFavoritesStore(database: shared)
-            history = PostgresHistoryStore(database: shared, limit: historyLimit)
             cache = PostgresResponseCache(database: shared, retention: policy.retention)
             cursors = PostgresCursorStore(database: shared)
             place = .shared(shared)
         } else {
             let database = SeekDatabase(directory: settings.dataDirectory)
-            favorites = SQLiteFavoritesStore(database: database)
-            history = SQLiteHistoryStore(database: database, limit: historyLimit)
             cache = SQLiteResponseCache(database: database, retention: policy.retention)
             cursors = MemoryCursorStore()
             place = .embedded(database)
@@ -68,10 +71,32 @@ public struct UserState: Sendable {
             cache: cache, policy: policy, staleAfter: staleAfter, writes: cacheWrites, memory: ResponseMemory(), report: report)
     }
 
-    /// Records a search in the history: the query and the providers it went to, in registry order.
-    public func record(query: String, providers: [String]) async throws {
-        guard history.limit > 0, !query.isEmpty, !providers.isEmpty else { return }
-        try await history.record(SearchHistoryEntry(query: query, providers: providers, searchedAt: Date()))
+    /// The owner's favourites (the CLI's, a personal server's).
+    public var favorites: any FavoritesStore { favorites(of: .instanceOwner) }
+
+    /// The owner's search history.
+    public var history: any HistoryStore { history(of: .instanceOwner) }
+
+    /// `owner`'s favourites.
+    public func favorites(of owner: StateOwner) -> any FavoritesStore {
+        switch place {
+        case .embedded(let database): SQLiteFavoritesStore(database: database, owner: owner.key)
+        case .shared(let database): PostgresFavoritesStore(database: database, owner: owner.key)
+        }
+    }
+
+    /// `owner`'s search history.
+    public func history(of owner: StateOwner) -> any HistoryStore {
+        switch place {
+        case .embedded(let database): SQLiteHistoryStore(database: database, limit: historyLimit, owner: owner.key)
+        case .shared(let database): PostgresHistoryStore(database: database, limit: historyLimit, owner: owner.key)
+        }
+    }
+
+    /// Records a search in `owner`'s history: the query and the providers it went to, in registry order.
+    public func record(query: String, providers: [String], owner: StateOwner = .instanceOwner) async throws {
+        guard recordsHistory, historyLimit > 0, !query.isEmpty, !providers.isEmpty else { return }
+        try await history(of: owner).record(SearchHistoryEntry(query: query, providers: providers, searchedAt: Date()))
     }
 
     /// Finishes the response cache's writes and closes the database.

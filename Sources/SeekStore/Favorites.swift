@@ -68,22 +68,26 @@ extension FavoritesStore {
 /// Favourites in Seek's SQLite database.
 public struct SQLiteFavoritesStore: FavoritesStore {
     public let database: SeekDatabase
+    /// Whose favourites these are: '' for the owner, a visitor's id on a public instance.
+    public let owner: String
 
-    public init(database: SeekDatabase) {
+    public init(database: SeekDatabase, owner: String = "") {
         self.database = database
+        self.owner = owner
     }
 
     @discardableResult
     public func add(_ favorite: Favorite) async throws -> Bool {
         let creators = try StoredJSON.text(favorite.creators)
+        let owner = self.owner
         return try await database.write("add favorite \(favorite.id)") { db in
             try db.execute(
                 sql: """
-                    INSERT INTO favorite (id, provider, kind, title, creators, imageURL, addedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING
+                    INSERT INTO favorite (owner, id, provider, kind, title, creators, imageURL, addedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(owner, id) DO NOTHING
                     """,
                 arguments: [
-                    favorite.id.description, favorite.provider, favorite.kind.rawValue, favorite.title, creators,
+                    owner, favorite.id.description, favorite.provider, favorite.kind.rawValue, favorite.title, creators,
                     favorite.imageURL?.absoluteString, favorite.addedAt.timeIntervalSince1970,
                 ])
             return db.changesCount > 0
@@ -92,22 +96,26 @@ public struct SQLiteFavoritesStore: FavoritesStore {
 
     @discardableResult
     public func remove(_ id: ItemID) async throws -> Bool {
-        try await database.write("remove favorite \(id)") { db in
-            try db.execute(sql: "DELETE FROM favorite WHERE id = ?", arguments: [id.description])
+        let owner = self.owner
+        return try await database.write("remove favorite \(id)") { db in
+            try db.execute(sql: "DELETE FROM favorite WHERE owner = ? AND id = ?", arguments: [owner, id.description])
             return db.changesCount > 0
         }
     }
 
     public func favorite(_ id: ItemID) async throws -> Favorite? {
-        try await database.read("read favorite \(id)") { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM favorite WHERE id = ?", arguments: [id.description])
+        let owner = self.owner
+        return try await database.read("read favorite \(id)") { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM favorite WHERE owner = ? AND id = ?", arguments: [owner, id.description])
                 .map(Self.favorite(from:))
         }
     }
 
     public func all() async throws -> [Favorite] {
-        try await database.read("list favorites") { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM favorite ORDER BY addedAt DESC, rowid DESC").map(Self.favorite(from:))
+        let owner = self.owner
+        return try await database.read("list favorites") { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM favorite WHERE owner = ? ORDER BY addedAt DESC, rowid DESC", arguments: [owner])
+                .map(Self.favorite(from:))
         }
     }
 

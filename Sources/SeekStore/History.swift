@@ -35,6 +35,27 @@ public protocol HistoryStore: Sendable {
     func entries() async throws -> [SearchHistoryEntry]
     /// Forgets every entry.
     func clear() async throws
+    /// Forgets the whole history of every visitor (every owner but the instance's) whose newest
+    /// search is older than `cutoff`; returns how many entries went.
+    @discardableResult
+    func forgetVisitors(unseenSince cutoff: Date) async throws -> Int
+}
+
+/// Whose favourites and history: the instance's owner (the CLI, a personal server) or one visitor of
+/// a public instance. The stores key every row by `key`; no visitor's key is ever the owner's.
+public struct StateOwner: Sendable, Hashable, CustomStringConvertible {
+    /// The stored key: '' for the owner, `v:` and the visitor's id for a visitor.
+    public let key: String
+
+    /// The instance's owner.
+    public static let instanceOwner = StateOwner(key: "")
+
+    /// The visitor with anonymous id `id`.
+    public static func visitor(_ id: String) -> StateOwner { StateOwner(key: "v:" + id) }
+
+    private init(key: String) { self.key = key }
+
+    public var description: String { key.isEmpty ? "the owner" : "a visitor" }
 }
 
 extension HistoryStore {
@@ -51,37 +72,43 @@ public struct SQLiteHistoryStore: HistoryStore {
 
     public let database: SeekDatabase
     public let limit: Int
+    /// Whose history this is: '' for the owner, a visitor's id on a public instance.
+    public let owner: String
 
     /// A history keeping the `limit` most recent queries (0 keeps none).
-    public init(database: SeekDatabase, limit: Int = Self.defaultLimit) {
+    public init(database: SeekDatabase, limit: Int = Self.defaultLimit, owner: String = "") {
         self.database = database
         self.limit = max(0, limit)
+        self.owner = owner
     }
 
     public func record(_ entry: SearchHistoryEntry) async throws {
         let normalized = SearchHistoryEntry.normalize(entry.query)
         guard !normalized.isEmpty else { return }
         let providers = try StoredJSON.text(entry.providers)
-        let limit = self.limit
+        let (limit, owner) = (self.limit, self.owner)
         try await database.write("record search") { db in
             // Delete-then-insert gives the query a new, highest `seq`: it moves to the top.
-            try db.execute(sql: "DELETE FROM searchHistory WHERE normalizedQuery = ?", arguments: [normalized])
+            try db.execute(sql: "DELETE FROM searchHistory WHERE owner = ? AND normalizedQuery = ?", arguments: [owner, normalized])
             if limit > 0 {
                 try db.execute(
-                    sql: "INSERT INTO searchHistory (normalizedQuery, query, providers, searchedAt) VALUES (?, ?, ?, ?)",
-                    arguments: [normalized, entry.query.trimmed(), providers,
+                    sql: "INSERT INTO searchHistory (owner, normalizedQuery, query, providers, searchedAt) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [owner, normalized, entry.query.trimmed(), providers,
                                 entry.searchedAt.timeIntervalSince1970])
             }
             try db.execute(
-                sql: "DELETE FROM searchHistory WHERE seq NOT IN (SELECT seq FROM searchHistory ORDER BY seq DESC LIMIT ?)",
-                arguments: [limit])
+                sql: """
+                    DELETE FROM searchHistory WHERE owner = ? AND seq NOT IN
+                        (SELECT seq FROM searchHistory WHERE owner = ? ORDER BY seq DESC LIMIT ?)
+                    """,
+                arguments: [owner, owner, limit])
         }
     }
 
     public func entries() async throws -> [SearchHistoryEntry] {
-        let limit = self.limit
+        let (limit, owner) = (self.limit, self.owner)
         return try await database.read("list search history") { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM searchHistory ORDER BY seq DESC LIMIT ?", arguments: [limit])
+            try Row.fetchAll(db, sql: "SELECT * FROM searchHistory WHERE owner = ? ORDER BY seq DESC LIMIT ?", arguments: [owner, limit])
                 .map { row in
                     SearchHistoryEntry(
                         query: try row.decode(String.self, forColumn: "query"),
@@ -92,8 +119,23 @@ public struct SQLiteHistoryStore: HistoryStore {
     }
 
     public func clear() async throws {
+        let owner = self.owner
         try await database.write("clear search history") { db in
-            try db.execute(sql: "DELETE FROM searchHistory")
+            try db.execute(sql: "DELETE FROM searchHistory WHERE owner = ?", arguments: [owner])
+        }
+    }
+
+    @discardableResult
+    public func forgetVisitors(unseenSince cutoff: Date) async throws -> Int {
+        let seconds = cutoff.timeIntervalSince1970
+        return try await database.write("forget old visitors' history") { db in
+            try db.execute(
+                sql: """
+                    DELETE FROM searchHistory WHERE owner <> '' AND owner IN
+                        (SELECT owner FROM searchHistory WHERE owner <> '' GROUP BY owner HAVING max(searchedAt) < ?)
+                    """,
+                arguments: [seconds])
+            return db.changesCount
         }
     }
 }
