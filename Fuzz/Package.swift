@@ -18,6 +18,8 @@ let targets: [(name: String, seekProducts: [String])] = [
     ("FuzzCursor", []),
     ("FuzzRetryAfter", ["SeekHTTP"]),
     ("FuzzISBN", ["SeekCatalog"]),
+    ("FuzzVisitorCookie", ["SeekAccess"]),
+    ("FuzzForwardedFor", ["SeekAccess"]),
 ]
 
 let settings: [SwiftSetting] = [

@@ -29,6 +29,8 @@ all_targets=(
   "FuzzCursor 16384 1"
   "FuzzRetryAfter 256 1"
   "FuzzISBN 4096 1"
+  "FuzzVisitorCookie 4096 1"
+  "FuzzForwardedFor 4096 1"
 )
 
 build_flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library

@@ -157,18 +157,17 @@ enum Schema {
                     v_until := now_ + make_interval(secs => least(p_retry_after, p_max_retry_after, 31536000));
                     v_why := p_retry_reason;
                 END IF;
-                IF p_probe OR p_rate_limited OR s.consecutive_failures >= p_threshold THEN
+                -- The server's own Retry-After names the time to come back; without one the backoff does.
+                IF (p_probe OR p_rate_limited OR s.consecutive_failures >= p_threshold) AND v_until IS NULL THEN
                     v_failures := CASE WHEN p_rate_limited THEN s.consecutive_failures + p_threshold - 1
                                        ELSE s.consecutive_failures END;
                     v_backoff := now_ + make_interval(secs => least(
                         p_base * power(2::double precision, least(30, greatest(0, v_failures - p_threshold))), p_max, 31536000));
-                    IF v_until IS NULL OR v_backoff > v_until THEN
-                        v_until := v_backoff;
-                        IF p_retry_after IS NULL THEN
-                            v_why := CASE WHEN s.consecutive_failures > 1
-                                          THEN s.consecutive_failures || ' failures in a row, last: ' || p_cause
-                                          ELSE p_cause END;
-                        END IF;
+                    v_until := v_backoff;
+                    IF p_retry_after IS NULL THEN
+                        v_why := CASE WHEN s.consecutive_failures > 1
+                                      THEN s.consecutive_failures || ' failures in a row, last: ' || p_cause
+                                      ELSE p_cause END;
                     END IF;
                 END IF;
                 IF v_until IS NOT NULL AND NOT (s.open_until IS NOT NULL AND s.open_until > v_until AND s.open_until > now_) THEN

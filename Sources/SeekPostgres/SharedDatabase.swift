@@ -22,8 +22,10 @@ public final class SharedDatabase: Sendable {
     private let runner: Task<Void, Never>
     private let state = NIOLockedValueBox(GuardState())
 
-    /// How long a call that a search waits for may take: a breaker, a bucket, a cache or cursor read.
-    public static let coordinationTimeout: Duration = .milliseconds(100)
+    /// How long a call that a search waits for may take by default: a breaker, a bucket, a cache or cursor read.
+    public static let defaultCoordinationTimeout: Duration = .milliseconds(100)
+    /// How long a call that a search waits for may take here.
+    public let coordinationTimeout: Duration
     /// How long a write that must be kept (a favourite, history) may take before it is refused.
     public static let writeTimeout: Duration = .seconds(2)
     /// How long bringing the schema up to date may take (several instances may wait for one another).
@@ -47,8 +49,11 @@ public final class SharedDatabase: Sendable {
 
     /// Connects lazily to the database at `url` (`postgres://user[:password]@host[:port]/database`,
     /// `?host=/socket/dir`, `sslmode=`); a URL that does not parse is a configuration error.
-    public init(url: String, logger: Logger? = nil) throws {
+    /// - Parameter coordinationTimeout: the deadline of what a search waits for (tests of the
+    ///   semantics on a busy machine give more).
+    public init(url: String, coordinationTimeout: Duration = SharedDatabase.defaultCoordinationTimeout, logger: Logger? = nil) throws {
         let parsed = try DatabaseURL(url)
+        self.coordinationTimeout = coordinationTimeout
         location = parsed.redacted
         instanceID = UUID().uuidString.lowercased()
         var configuration = parsed.configuration
@@ -95,9 +100,10 @@ public final class SharedDatabase: Sendable {
     /// `operation`, while the database is known to be unreachable.
     @discardableResult
     public func run<T: Sendable>(
-        _ operation: String, timeout: Duration = SharedDatabase.coordinationTimeout,
+        _ operation: String, timeout: Duration? = nil,
         _ body: @escaping @Sendable (PostgresClient) async throws -> T
     ) async throws -> T {
+        let timeout = timeout ?? coordinationTimeout
         if let refusal = state.withLockedValue({ $0.open || $0.closed ? ($0.lastError ?? "closed") : nil }) {
             throw unavailable(operation, refusal)
         }

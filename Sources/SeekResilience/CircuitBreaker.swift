@@ -147,16 +147,14 @@ extension BreakerState {
                 why = "\(cause); the server asked to wait \(SeekError.format(retryAfter.rounded(.up)))s"
             }
             let opens = probe || rateLimited || consecutiveFailures >= policy.failureThreshold
-            if opens {
-                // A rate limit without Retry-After opens at once; its backoff grows like the others'.
+            // The server's own Retry-After names the time to come back; without one the backoff does.
+            // A rate limit without Retry-After opens at once; its backoff grows like the others'.
+            if opens, until == nil {
                 let failures = rateLimited
                     ? consecutiveFailures + policy.failureThreshold - 1 : consecutiveFailures
-                let backoff = now + policy.backoff(afterFailures: failures).seconds
-                if until == nil || backoff > (until ?? backoff) {
-                    until = backoff
-                    if retryAfter == nil {
-                        why = consecutiveFailures > 1 ? "\(consecutiveFailures) failures in a row, last: \(cause)" : cause
-                    }
+                until = now + policy.backoff(afterFailures: failures).seconds
+                if retryAfter == nil {
+                    why = consecutiveFailures > 1 ? "\(consecutiveFailures) failures in a row, last: \(cause)" : cause
                 }
             }
             if let until {

@@ -139,6 +139,16 @@ struct ResilienceBreakerTests {
         #expect(await breaker.state.reason?.contains("asked to wait 30s") == true)
     }
 
+    @Test("a 429 whose Retry-After is shorter than the backoff opens only until the time the server named")
+    func shortRetryAfterHonoured() async throws {
+        let fake = FakeResilienceClock()
+        let breaker = try breaker(fake)
+        await breaker.record(.failure(reason: "rate limited", retryAfter: 6, rateLimited: true), probe: false)
+        #expect(await breaker.phase == .open(until: fake.now + 6))
+        fake.advance(.seconds(6))
+        #expect(await breaker.admit() == .probe)
+    }
+
     @Test("a Retry-After longer than the backoff wins; a shorter one does not shorten an open breaker")
     func retryAfterVersusBackoff() async throws {
         let fake = FakeResilienceClock()

@@ -479,8 +479,9 @@ def entry_ids(document: dict) -> list[str]:
     return [entry["id"] for entry in document.get("entries", [])]
 
 
-def wait_until(condition, timeout: float, interval: float = 0.2, message: str = ""):
-    """Polls `condition` (bounded in time) until it returns something true; that value is returned."""
+def wait_until(condition, timeout: float, interval: float = 0.2, message=""):
+    """Polls `condition` (bounded in time) until it returns something true; that value is returned.
+    `message` (a string, or a function giving one when it fails) says what was awaited."""
     deadline = time.monotonic() + timeout
     last = None
     while True:
@@ -488,7 +489,8 @@ def wait_until(condition, timeout: float, interval: float = 0.2, message: str = 
         if last:
             return last
         if time.monotonic() >= deadline:
-            raise AssertionError(f"{message or 'condition'}: not true within {timeout} s (last: {last!r})")
+            said = message() if callable(message) else message
+            raise AssertionError(f"{said or 'condition'}: not true within {timeout} s (last: {last!r})")
         time.sleep(interval)
 
 
