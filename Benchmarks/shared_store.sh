@@ -27,6 +27,7 @@ fi
 export SEEK_BIN
 
 work="$(mktemp -d)"
+chmod 755 "$work"  # PostgreSQL runs as its own user, in a folder below this one
 pids=()
 cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
@@ -39,16 +40,17 @@ trap cleanup EXIT
 database="$(bash "$root/Tests/support/postgres.sh" start "$work/pg")"
 
 # Providers: one instant stand-in (the store-hit figure) and one answering after DELAY_MS.
-start_providers() {  # NAME DELAY_SECONDS
+start_providers() {  # NAME DELAY_SECONDS; its URL in $served
     python3 -u "$here/fanout_server.py" "$2" > "$work/$1.port" &
     pids+=($!)
     for _ in $(seq 50); do [[ -s "$work/$1.port" ]] && break; sleep 0.1; done
-    echo "http://127.0.0.1:$(head -n1 "$work/$1.port")"
+    served="http://127.0.0.1:$(head -n1 "$work/$1.port")"
 }
-instant="$(start_providers instant 0)"
-slow="$(start_providers slow "$(python3 -c "print($delay_ms / 1000)")")"
+start_providers instant 0; instant="$served"
+start_providers slow "$(python3 -c "print($delay_ms / 1000)")"; slow="$served"
 
-# An instance: `serve NAME PROVIDERS_BASE DATA_DIR [VAR=VALUE...]`; prints its URL.
+# An instance: `serve NAME PROVIDERS_BASE DATA_DIR [VAR=VALUE...]`; its URL in $served (not a command
+# substitution: that subshell would own the server, and its exit would run the clean-up).
 serve() {
     local name="$1" base="$2" data="$3"
     shift 3
@@ -58,19 +60,19 @@ serve() {
         SEEK_GIPHY_URL="$base/giphy" SEEK_GIPHY_API_KEY=bench-key \
         SEEK_ALADIN_URL="$base/aladin/ttb/api" SEEK_ALADIN_TTB_KEY=bench-key \
         SEEK_OPENLIBRARY_RATE_LIMIT=off SEEK_GIPHY_RATE_LIMIT=off SEEK_ALADIN_RATE_LIMIT=off "$@" \
-        "$SEEK_BIN" serve --port 0 2> "$work/$name.log" &
+        "$SEEK_BIN" serve --port 0 > /dev/null 2> "$work/$name.log" &
     pids+=($!)
     for _ in $(seq 100); do grep -q "serving on" "$work/$name.log" 2>/dev/null && break; sleep 0.1; done
-    grep -o 'http://127.0.0.1:[0-9]*' "$work/$name.log" | head -1
+    served="$(grep -o 'http://127.0.0.1:[0-9]*' "$work/$name.log" | head -1)"
 }
 
 echo "== 1. a cache hit read through the store (instance B's first answer to what instance A cached), $hits queries"
-a="$(serve sqlite-a "$instant" "$work/shared-sqlite")"
-b="$(serve sqlite-b "$instant" "$work/shared-sqlite")"
+serve sqlite-a "$instant" "$work/shared-sqlite"; a="$served"
+serve sqlite-b "$instant" "$work/shared-sqlite"; b="$served"
 echo "SQLite (one file, two instances):     $(python3 "$here/store_hit.py" "$a" "$b" "$hits" sqlite)"
 db1="$(bash "$root/Tests/support/postgres.sh" createdb "$work/pg" bench_hit)"
-a="$(serve pg-a "$instant" "$work/pg-a-data" SEEK_DATABASE_URL="$db1")"
-b="$(serve pg-b "$instant" "$work/pg-b-data" SEEK_DATABASE_URL="$db1")"
+serve pg-a "$instant" "$work/pg-a-data" SEEK_DATABASE_URL="$db1"; a="$served"
+serve pg-b "$instant" "$work/pg-b-data" SEEK_DATABASE_URL="$db1"; b="$served"
 echo "PostgreSQL (one database, two instances): $(python3 "$here/store_hit.py" "$a" "$b" "$hits" postgres)"
 
 echo "== 2. warm fan-out with the database (serve.sh, providers at ${delay_ms} ms)"
@@ -79,8 +81,8 @@ SEEK_DATABASE_URL="$db2" LATENCY_ONLY=1 DELAY_MS="$delay_ms" bash "$here/serve.s
 
 echo "== 3. a miss load at 64 connections: one instance, and two behind nginx (providers at ${delay_ms} ms)"
 db3="$(bash "$root/Tests/support/postgres.sh" createdb "$work/pg" bench_fleet)"
-one="$(serve fleet-1 "$slow" "$work/fleet-1-data" SEEK_DATABASE_URL="$db3")"
-two="$(serve fleet-2 "$slow" "$work/fleet-2-data" SEEK_DATABASE_URL="$db3")"
+serve fleet-1 "$slow" "$work/fleet-1-data" SEEK_DATABASE_URL="$db3"; one="$served"
+serve fleet-2 "$slow" "$work/fleet-2-data" SEEK_DATABASE_URL="$db3"; two="$served"
 mkdir -p "$work/nginx/logs"
 nginx_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 cat > "$work/nginx/nginx.conf" <<CONF
@@ -117,6 +119,6 @@ done
 
 echo "== 4. SEEK_OPENLIBRARY_RATE_LIMIT=5/s on two instances together (10 s of new searches, 16 at a time)"
 db4="$(bash "$root/Tests/support/postgres.sh" createdb "$work/pg" bench_budget)"
-r1="$(serve budget-1 "$instant" "$work/budget-1-data" SEEK_DATABASE_URL="$db4" SEEK_OPENLIBRARY_RATE_LIMIT=5/s)"
-r2="$(serve budget-2 "$instant" "$work/budget-2-data" SEEK_DATABASE_URL="$db4" SEEK_OPENLIBRARY_RATE_LIMIT=5/s)"
+serve budget-1 "$instant" "$work/budget-1-data" SEEK_DATABASE_URL="$db4" SEEK_OPENLIBRARY_RATE_LIMIT=5/s; r1="$served"
+serve budget-2 "$instant" "$work/budget-2-data" SEEK_DATABASE_URL="$db4" SEEK_OPENLIBRARY_RATE_LIMIT=5/s; r2="$served"
 python3 "$here/budget.py" "$instant" 10 16 "$r1" "$r2"
