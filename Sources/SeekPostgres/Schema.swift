@@ -223,11 +223,14 @@ enum Schema {
             END $$
             """,
             // A search moves its query to the top of the owner's history, which keeps the newest `p_limit`.
+            // Its commit does not wait for the disk (the embedded store's SQLite does not either): a
+            // crash of the database may lose the last moments of history, never a favourite.
             """
             CREATE FUNCTION seek_history_record(
                 p_owner text, p_normalized text, p_query text, p_providers text, p_at double precision, p_limit bigint)
             RETURNS void LANGUAGE plpgsql AS $$
             BEGIN
+                PERFORM set_config('synchronous_commit', 'off', true);
                 IF p_limit > 0 THEN
                     INSERT INTO seek_history AS h (owner, normalized_query, query, providers, searched_at)
                     VALUES (p_owner, p_normalized, p_query, p_providers, p_at)

@@ -140,8 +140,12 @@ struct APIRoutes: Sendable {
         { request, _ in
             let (options, _) = try await searchOptions(request)
             let result = try await session.engine.search(options)
-            try? await session.recordHistory(of: result)
-            return APIResponse.json(await document(result))
+            // The history write and the document (its cursor kept, its JSON written) go on at once:
+            // with a shared store each is a round trip to the database.
+            async let recorded: Void = { try? await session.recordHistory(of: result) }()
+            let response = APIResponse.json(await document(result))
+            await recorded
+            return response
         }
     }
 
