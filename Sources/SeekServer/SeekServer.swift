@@ -50,6 +50,9 @@ public struct SeekServer: Sendable {
             server: .http1(configuration: .init(additionalChannelHandlers: [SlowClientHandler(timeouts: timeouts, logger: logger)])),
             configuration: .init(address: .hostname(host, port: port), serverName: "seek/\(SeekVersion.current)"),
             onServerRunning: { channel in
+                try? await channel.eventLoop.submit {
+                    try channel.pipeline.syncOperations.addHandler(DescriptorBackoffHandler(logger: logger), position: .first)
+                }.get()
                 let port = channel.localAddress?.port ?? 0
                 let shown = host.contains(":") ? "[\(host)]" : host
                 onListening("http://\(shown):\(port)")
@@ -61,6 +64,7 @@ public struct SeekServer: Sendable {
     public func run(onListening: @escaping @Sendable (String) -> Void = { _ in }) async throws {
         var server = self
         server.connectionTimeouts = try ConnectionTimeouts(settings: session.settings)
+        OpenFileLimit.raise(logger: logger)
         await session.prepareStores(longLived: true)
         try await server.application(onListening: onListening).runService()
     }
