@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import SeekCLI
+import SeekCore
 import SeekServer
 
 /// `seek serve`: the JSON API and the web UI over one session for the server's life.
@@ -17,6 +18,8 @@ struct ServeCommand: AsyncParsableCommand {
                 try await server.run { address in
                     context.err("seek: serving on \(address) (SIGTERM or Ctrl-C stops it)")
                 }
+            } catch let error as SeekError where error.kind == .configuration {
+                throw CLIError.configuration(error)  // a bad SEEK_HEADER_TIMEOUT or the like: exit 64, named
             } catch {
                 throw CLIError.usage("cannot serve on \(options.host):\(options.port): \(error)")
             }

@@ -14,6 +14,8 @@ public struct SeekServer: Sendable {
     public let logger: Logger
     /// How long a request may take to start its answer (a 504 after that).
     public var requestDeadline: Duration = .seconds(60)
+    /// When slow and idle connections are closed; `run` reads them from the settings.
+    public var connectionTimeouts = ConnectionTimeouts()
 
     public init(session: SeekSession, host: String = "127.0.0.1", port: Int = 8080, logger: Logger) {
         self.session = session
@@ -42,11 +44,15 @@ public struct SeekServer: Sendable {
     /// The application: `onListening` gets the address it listens on (`http://HOST:PORT`, with the
     /// port the system gave when `port` is 0).
     public func application(onListening: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
-        let host = self.host
+        let (host, timeouts, logger) = (self.host, connectionTimeouts, logger)
         return Application(
             router: router(),
+            server: .http1(configuration: .init(additionalChannelHandlers: [SlowClientHandler(timeouts: timeouts, logger: logger)])),
             configuration: .init(address: .hostname(host, port: port), serverName: "seek/\(SeekVersion.current)"),
             onServerRunning: { channel in
+                try? await channel.eventLoop.submit {
+                    try channel.pipeline.syncOperations.addHandler(DescriptorBackoffHandler(logger: logger), position: .first)
+                }.get()
                 let port = channel.localAddress?.port ?? 0
                 let shown = host.contains(":") ? "[\(host)]" : host
                 onListening("http://\(shown):\(port)")
@@ -56,7 +62,10 @@ public struct SeekServer: Sendable {
 
     /// Serves until SIGTERM or SIGINT, then shuts down gracefully (open streams end) and returns.
     public func run(onListening: @escaping @Sendable (String) -> Void = { _ in }) async throws {
+        var server = self
+        server.connectionTimeouts = try ConnectionTimeouts(settings: session.settings)
+        OpenFileLimit.raise(logger: logger)
         await session.prepareStores(longLived: true)
-        try await application(onListening: onListening).runService()
+        try await server.application(onListening: onListening).runService()
     }
 }
