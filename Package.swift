@@ -212,7 +212,7 @@ let package = Package(
         .target(
             name: "SeekHosts",
             dependencies: [
-                "SeekCLI", "SeekConfig", "SeekServer", "SeekMCP",
+                "SeekCLI", "SeekConfig", "SeekServer", "SeekMCP", "SeekSession",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -183,6 +183,12 @@ public enum SameOrigin {
         return theirs == ours
     }
 
+    /// Whether two origins are the same once normalised (case, default ports).
+    public static func same(_ first: String, _ second: String) -> Bool {
+        guard let first = normalized(first) else { return false }
+        return first == normalized(second)
+    }
+
     /// `scheme://host` of a request: its Host header (or a trusted proxy's X-Forwarded-Host) and scheme.
     public static func origin(scheme: String, host: String) -> String {
         "\(scheme)://\(host)"

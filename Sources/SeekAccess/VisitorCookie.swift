@@ -47,6 +47,11 @@ public struct VisitorCookies: Sendable {
         return Visitor(id: Base64URL.encode(bytes), issued: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)))
     }
 
+    /// `visitor` with a cookie issued anew at `now` (a visitor seen again keeps their id).
+    public func renewed(_ visitor: Visitor, now: Date = Date()) -> Visitor {
+        Visitor(id: visitor.id, issued: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)))
+    }
+
     /// The cookie value for `visitor`.
     public func value(for visitor: Visitor) -> String {
         let payload = "v1.\(visitor.id).\(Int64(visitor.issued.timeIntervalSince1970))"

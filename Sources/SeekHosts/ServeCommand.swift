@@ -1,8 +1,10 @@
 import ArgumentParser
 import Logging
 import SeekCLI
+import SeekConfig
 import SeekCore
 import SeekServer
+import SeekSession
 
 /// `seek serve`: the JSON API and the web UI over one session for the server's life.
 struct ServeCommand: AsyncParsableCommand {
@@ -11,9 +13,20 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var options: ServeOptions
 
     func run() async throws {
+        // Who the server is for is settled before anything is opened: a refusal is exit 64, naming the fix.
+        let access: ServerAccess
+        do {
+            access = try ServerAccess.resolve(
+                host: options.host, publicFlag: options.isPublic, personalFlag: options.personal,
+                settings: try Settings.load(environment: CLIContext.current.environment))
+        } catch let error as SeekError {
+            throw CLIError.configuration(error)
+        }
         try await Session.with(demo: options.demo) { session in
             let context = session.context
-            let server = SeekServer(session: session.core, host: options.host, port: options.port, logger: Self.logger())
+            var server = SeekServer(session: session.core, host: options.host, port: options.port, logger: Self.logger())
+            server.access = access
+            if access.isPublic { context.err("seek: public mode: each visitor's favourites and history are their own") }
             do {
                 try await server.run { address in
                     context.err("seek: serving on \(address) (SIGTERM or Ctrl-C stops it)")

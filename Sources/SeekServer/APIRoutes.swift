@@ -16,6 +16,8 @@ struct APIRoutes: Sendable {
     let mcp: MCPEndpoint
     /// How long a request may take to start its answer.
     let deadline: Duration
+    /// Personal or public, and what public mode needs.
+    let access: ServerAccess
 
     /// Every route the server answers, as OpenAPI writes them: the router is built from this list,
     /// and a test checks it against the paths of `/openapi.yaml`.
@@ -40,7 +42,7 @@ struct APIRoutes: Sendable {
         (.get, "/metrics"),
     ]
 
-    typealias Handler = @Sendable (Request, BasicRequestContext) async throws -> Response
+    typealias Handler = @Sendable (Request, SeekRequestContext) async throws -> Response
 
     /// The handler of each route in `table`.
     func handler(_ method: HTTPRequest.Method, _ path: String) -> Handler? {
@@ -66,7 +68,7 @@ struct APIRoutes: Sendable {
     }
 
     /// Adds every route of `table` to `router`, each under the request deadline.
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<SeekRequestContext>) {
         for (method, path) in Self.table {
             guard let handler = handler(method, path) else { continue }
             let deadline = self.deadline
@@ -136,13 +138,19 @@ struct APIRoutes: Sendable {
         return await session.userState.cursors.token(for: cursor)
     }
 
+    /// Records `result` in the history of the request's owner; a visitor without a valid cookie records none.
+    func record(_ result: SearchResult, _ context: SeekRequestContext) async {
+        guard let owner = context.owner else { return }
+        try? await session.recordHistory(of: result, owner: owner)
+    }
+
     var search: Handler {
-        { request, _ in
+        { request, context in
             let (options, _) = try await searchOptions(request)
             let result = try await session.engine.search(options)
             // The history write and the document (its cursor kept, its JSON written) go on at once:
             // with a shared store each is a round trip to the database.
-            async let recorded: Void = { try? await session.recordHistory(of: result) }()
+            async let recorded: Void = { await record(result, context) }()
             let response = APIResponse.json(await document(result))
             await recorded
             return response
@@ -152,11 +160,10 @@ struct APIRoutes: Sendable {
     /// NDJSON: a `batch` line as each provider answers, then the merged `summary`. A client that goes
     /// away cancels the provider calls; a graceful shutdown ends the stream.
     var stream: Handler {
-        { request, _ in
+        { request, context in
             let (options, _) = try await searchOptions(request)
             let engine = session.engine
             let weights = Dictionary(engine.registry.providers.map { ($0.descriptor.id, engine.weight(for: $0)) }) { first, _ in first }
-            let session = self.session
             let body = ResponseBody { writer in
                 let (lines, sink) = AsyncStream.makeStream(of: String.self)
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -169,7 +176,7 @@ struct APIRoutes: Sendable {
                             }
                         }
                         sink.yield(JSONText.compact(await document(result).summary))
-                        try? await session.recordHistory(of: result)
+                        await record(result, context)
                     }
                     for await line in lines {
                         try await writer.write(ByteBuffer(string: line + "\n"))
@@ -251,11 +258,12 @@ struct APIRoutes: Sendable {
     // MARK: Favourites, history
 
     var favorites: Handler {
-        { _, _ in try await favoritesDocument() }
+        { _, context in try await favoritesDocument(context.owner) }
     }
 
-    func favoritesDocument() async throws -> Response {
-        let entries = try await session.userState.favorites.all()
+    /// `owner`'s favourites (none for a visitor without a valid cookie).
+    func favoritesDocument(_ owner: StateOwner?) async throws -> Response {
+        let entries = try await owner.asyncMap { try await session.userState.favorites(of: $0).all() } ?? []
         return APIResponse.json(EntriesDocument(entries: entries.map(FavoriteDocument.init)))
     }
 
@@ -263,33 +271,37 @@ struct APIRoutes: Sendable {
     var addFavorite: Handler {
         { request, context in
             let id = try itemID(context.parameters.get("id"), session: session)
-            let favorites = session.userState.favorites
-            if try await favorites.favorite(id) == nil {
-                let snapshot = try await session.favoriteSnapshot(of: id, options: try Parameters(request).callOptions())
-                _ = try await favorites.add(snapshot)
-            }
-            return try await favoritesDocument()
+            try await addFavorite(id, request: request, context: context)
+            return try await favoritesDocument(context.writer)
         }
     }
 
     var removeFavorite: Handler {
         { _, context in
             let id = try itemID(context.parameters.get("id"), session: session)
-            _ = try await session.userState.favorites.remove(id)
-            return try await favoritesDocument()
+            _ = try await session.userState.favorites(of: context.writer).remove(id)
+            return try await favoritesDocument(context.writer)
         }
     }
 
+    /// Adds `id` to the writer's favourites with a snapshot of its detail, unless it is one already.
+    func addFavorite(_ id: ItemID, request: Request, context: SeekRequestContext) async throws {
+        let favorites = session.userState.favorites(of: context.writer)
+        guard try await favorites.favorite(id) == nil else { return }
+        let snapshot = try await session.favoriteSnapshot(of: id, options: try Parameters(request).callOptions())
+        _ = try await favorites.add(snapshot)
+    }
+
     var history: Handler {
-        { _, _ in
-            let entries = try await session.userState.history.entries()
+        { _, context in
+            let entries = try await context.owner.asyncMap { try await session.userState.history(of: $0).entries() } ?? []
             return APIResponse.json(EntriesDocument(entries: entries.map(HistoryDocument.init)))
         }
     }
 
     var clearHistory: Handler {
-        { _, _ in
-            try await session.clearHistory()
+        { _, context in
+            try await session.clearHistory(owner: context.writer)
             return APIResponse.json(EntriesDocument<HistoryDocument>(entries: []))
         }
     }
@@ -297,8 +309,20 @@ struct APIRoutes: Sendable {
     // MARK: Service
 
     /// Streamable HTTP for MCP clients: the same tools and resources as `seek mcp`.
+    /// On a public server it needs `Authorization: Bearer $SEEK_MCP_TOKEN`, and is not there (404)
+    /// while no token is set.
     var mcpHandler: Handler {
-        { request, _ in try await mcp.respond(to: request) }
+        { [access] request, _ in
+            if access.isPublic {
+                guard let token = access.mcpToken else { throw APIError(.notFound, code: "not_found", message: "not found") }
+                guard let given = MetricsEndpoint.bearerToken(request.headers[.authorization]),
+                      MetricsEndpoint.constantTimeEqual(given, token)
+                else {
+                    throw APIError(.unauthorized, code: "unauthorized", message: "POST /mcp needs Authorization: Bearer with the instance's MCP token")
+                }
+            }
+            return try await mcp.respond(to: request)
+        }
     }
 
     var openAPI: Handler {

@@ -101,7 +101,7 @@ struct MetricsEndpoint: Sendable {
         self.init(host: host, token: settings.string(Self.tokenVariable))
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<SeekRequestContext>) {
         router.get("/metrics") { request, _ in try respond(to: request) }
     }
 

@@ -16,6 +16,8 @@ public struct SeekServer: Sendable {
     public var requestDeadline: Duration = .seconds(60)
     /// When slow and idle connections are closed; `run` reads them from the settings.
     public var connectionTimeouts = ConnectionTimeouts()
+    /// Personal (one owner) or public (visitors, each with their own lists; per-client limits).
+    public var access: ServerAccess = .personal
 
     public init(session: SeekSession, host: String = "127.0.0.1", port: Int = 8080, logger: Logger) {
         self.session = session
@@ -27,16 +29,23 @@ public struct SeekServer: Sendable {
     }
 
     /// The router with every route and middleware, for `run` and for tests.
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    public func router() -> Router<SeekRequestContext> {
+        let router = Router(context: SeekRequestContext.self)
         router.add(middleware: RequestMetricsMiddleware())
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: RequestLimitsMiddleware())
-        let api = APIRoutes(session: session, mcp: MCPEndpoint(session: session), deadline: requestDeadline)
+        if let cookies = access.cookies { router.add(middleware: VisitorMiddleware(cookies: cookies, access: access)) }
+        router.add(middleware: SameOriginWritesMiddleware(access: access))
+        let api = APIRoutes(session: session, mcp: MCPEndpoint(session: session), deadline: requestDeadline, access: access)
+        let web = WebRoutes(api: api)
+        if access.isPublic, let limit = access.clientLimit {
+            router.add(middleware: ClientLimitMiddleware(
+                access: access, limit: limit, buckets: session.resilience.clientBuckets, page: { web.limitedPage(retryAfter: $0) }))
+        }
         api.register(on: router)
-        WebRoutes(api: api).register(on: router)
+        web.register(on: router)
         MetricsEndpoint(host: host, settings: session.settings).register(on: router)
         return router
     }

@@ -46,7 +46,8 @@ public enum CompositionRoot {
         let resilience = ResilienceServices(settings: settings, stores: shared.map { database in
             CoordinationStores(
                 breakers: PostgresBreakerStore(database: database, fallback: ResilienceServices.embeddedStores(settings: settings).breakers),
-                buckets: PostgresRateLimitStore(database: database))
+                buckets: PostgresRateLimitStore(database: database),
+                clients: PostgresRateLimitStore(database: database))
         })
         // Favourites, history, the response cache and cursor tokens (UserState.swift).
         let userState = try UserState(settings: settings, shared: shared, diagnostics: diagnostics)

@@ -13,6 +13,8 @@ public enum ResilienceKey: ContainerKey { public typealias Value = ResilienceSer
 struct CoordinationStores: Sendable {
     var breakers: any BreakerStore
     var buckets: any RateLimitStore
+    /// Per-client budgets of a public server (never files: one per address would pile up).
+    var clients: any RateLimitStore
 }
 
 /// How `seek` treats the services it calls: per provider a retrying, rate-limited transport and a circuit
@@ -30,6 +32,8 @@ public struct ResilienceServices: Sendable {
     /// Where breakers and rate-limit buckets live: files under the cache directory, or the shared database.
     let breakers: any BreakerStore
     let buckets: any RateLimitStore
+    /// Each client's search budget on a public server: in memory, or shared by a fleet in the database.
+    public let clientBuckets: any RateLimitStore
 
     /// Built-in limits, from each service's published etiquette: Open Library asks for 1–3 requests a
     /// second (its nginx allows bursts of 200); a GIPHY beta key has 100 calls an hour; Aladin states no
@@ -47,6 +51,7 @@ public struct ResilienceServices: Sendable {
         let stores = stores ?? Self.embeddedStores(settings: settings, clock: clock)
         self.breakers = stores.breakers
         self.buckets = stores.buckets
+        self.clientBuckets = stores.clients
     }
 
     /// Breakers and buckets in locked files under the cache directory, shared by every `seek` process on the machine.
@@ -54,7 +59,8 @@ public struct ResilienceServices: Sendable {
         let directory = settings.cacheDirectory
         return CoordinationStores(
             breakers: FileBreakerStore(directory: directory.appendingPathComponent("breakers"), clock: clock),
-            buckets: FileRateLimitStore(directory: directory.appendingPathComponent("ratelimit"), clock: clock))
+            buckets: FileRateLimitStore(directory: directory.appendingPathComponent("ratelimit"), clock: clock),
+            clients: FileRateLimitStore(directory: nil, clock: clock))
     }
 
     // MARK: Transport

@@ -23,15 +23,24 @@ package struct ServeOptions: ParsableArguments {
     @Flag(help: "Use recorded real responses served on loopback: no network, no keys.")
     package var demo = false
 
+    @Flag(name: .customLong("public"), help: "Serve visitors who do not know each other: each gets their own favourites and history (needs SEEK_SECRET); also SEEK_PUBLIC=1.")
+    package var isPublic = false
+
+    @Flag(help: "Serve one owner's favourites and history on an address other than loopback (only for an address no one else can reach).")
+    package var personal = false
+
     package init() {}
 
     package func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard !host.trimmed().isEmpty else { throw ValidationError("--host must not be empty") }
+        guard !(isPublic && personal) else { throw ValidationError("--public and --personal cannot both be given") }
     }
 
     /// The options as arguments again, for the host executable.
-    var arguments: [String] { ["--host", host, "--port", String(port)] + (demo ? ["--demo"] : []) }
+    var arguments: [String] {
+        ["--host", host, "--port", String(port)] + (demo ? ["--demo"] : []) + (isPublic ? ["--public"] : []) + (personal ? ["--personal"] : [])
+    }
 }
 
 /// `seek mcp`'s options, shared the same way.

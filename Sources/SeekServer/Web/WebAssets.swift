@@ -159,6 +159,16 @@ function setCount(text) {
   if (count) count.textContent = text;
 }
 
+// ---- A public instance's limit: the visitor is told what happened and when to try again --------
+
+function showLimited(answer) {
+  const seconds = Number.parseInt(answer.headers.get("Retry-After") || "", 10);
+  const when = Number.isFinite(seconds) && seconds > 0 ? `in ${seconds} seconds` : "in a moment";
+  setCount(`Too many searches from your address: try again ${when}.`);
+  const count = $("#count");
+  if (count) count.setAttribute("data-rate-limited", "");
+}
+
 // ---- Streaming: each provider's batch as it answers, then the merged order ---------------------
 
 async function stream(list) {
@@ -168,6 +178,7 @@ async function stream(list) {
   let summary = null;
   try {
     const answer = await fetch(`/api/v1/search/stream?${params}`, { headers: { accept: "application/x-ndjson" } });
+    if (answer.status === 429) { showLimited(answer); return; }
     if (!answer.ok || !answer.body) throw new Error(`HTTP ${answer.status}`);
     const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = "";
@@ -232,6 +243,7 @@ async function loadNext(list) {
   if (list.dataset.providers) params.set("providers", list.dataset.providers);
   try {
     const answer = await fetch(`/api/v1/search?${params}`, { headers: { accept: "application/json" } });
+    if (answer.status === 429) { showLimited(answer); list.dataset.next = ""; return; }
     if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
     const page = await answer.json();
     appendItems(list, page.items || []);
@@ -369,7 +381,10 @@ function start() {
   setUpHistory();
   document.addEventListener("click", (event) => {
     const star = event.target instanceof Element ? event.target.closest("[data-favorite-toggle]") : null;
-    if (star) toggleFavorite(star);
+    if (!star) return;
+    // The star is a form's submit button, so that it works without JavaScript; with it, it toggles in place.
+    event.preventDefault();
+    toggleFavorite(star);
   });
   const list = $("#results");
   if (list && document.body.dataset.page === "search") {
@@ -460,6 +475,7 @@ html:not(.js) .views { display: none; }
 .meta .creators + .year::before { content: " · "; }
 .sources { margin: .35rem 0 0; display: flex; flex-wrap: wrap; gap: .25rem; }
 .badge { font-size: .75rem; padding: .05rem .45rem; border-radius: .75rem; background: #eef2ff; color: #1e3a8a; }
+.fav-form { display: contents; }
 .fav { border: 1px solid var(--line); background: #fff; color: #8a8a94; border-radius: 50%; width: 2.25rem; height: 2.25rem; font-size: 1.1rem; line-height: 1; }
 .fav[aria-pressed=true] { color: #b45309; border-color: #f59e0b; background: #fff7e6; }
 .fav-wide { width: auto; border-radius: .5rem; padding: .35rem .8rem; font-size: 1rem; color: var(--fg); }

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import Mustache
 import NIOCore
+import SeekAccess
 import SeekCore
 import SeekSession
 import SeekStore
@@ -18,15 +19,16 @@ struct WebRoutes: Sendable {
     static let pages = ["/", "/search", "/items/{id}", "/favorites", "/history", "/trending"]
     static let assets = ["/static/app.js", "/static/app.css"]
 
-    typealias Page = @Sendable (Request, BasicRequestContext) async throws -> Response
+    typealias Page = @Sendable (Request, SeekRequestContext) async throws -> Response
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<SeekRequestContext>) {
         router.get("/", use: html(home))
         router.get("/search", use: html(search))
         router.get("/items/:id", use: html(detail))
         router.get("/favorites", use: html(favorites))
         router.get("/history", use: html(history))
         router.get("/trending", use: html(trending))
+        router.post("/favorites/toggle", use: html(toggleFavorite))
         router.get("/static/app.js") { _, _ in Self.asset(WebAssets.script, type: "text/javascript; charset=utf-8") }
         router.get("/static/app.css") { _, _ in Self.asset(WebAssets.styles, type: "text/css; charset=utf-8") }
     }
@@ -77,8 +79,8 @@ struct WebRoutes: Sendable {
     // MARK: Pages
 
     var home: Page {
-        { _, _ in
-            let entries = (try? await session.userState.history.entries()) ?? []
+        { _, context in
+            let entries = (try? await history(context.owner)) ?? []
             let recent: [[String: Any]] = entries.prefix(8).map { ["query": $0.query, "href": WebView.searchHref($0.query)] }
             return render("home", title: "Search", context: ["recent": recent, "hasRecent": !recent.isEmpty])
         }
@@ -87,14 +89,14 @@ struct WebRoutes: Sendable {
     /// `/search?q=`: the merged results of every provider, rendered here; with `stream=1` (what the
     /// script asks for) a page whose results arrive as each provider answers.
     var search: Page {
-        { request, _ in
+        { request, requestContext in
             let parameters = Parameters(request)
             guard let query = parameters.text("q") else {
                 return Response(status: .seeOther, headers: [.location: "/"])
             }
             let (options, _) = try await api.searchOptions(request)
             let providers = parameters.text("providers") ?? ""
-            let favorites = await favoriteIDs()
+            let favorites = await favoriteIDs(requestContext.owner)
             var context: [String: Any] = ["query": query, "providers": providers]
             if try parameters.flag("stream"), options.cursor == nil {
                 let ids = options.providers ?? session.registry.providers.filter { $0.descriptor.capabilities.contains(.search) }.map(\.descriptor.id)
@@ -109,7 +111,7 @@ struct WebRoutes: Sendable {
                 return render("search", title: query, query: query, context: context)
             }
             let result = try await session.engine.search(options)
-            try? await session.recordHistory(of: result)
+            await api.record(result, requestContext)
             let next = await api.token(for: result.next)
             let suspensions = await session.suspensions(of: result.outcomes.filter { $0.status == .suspended }.map(\.provider))
             context["outcomes"] = result.outcomes.map { WebView.outcome($0, suspensions: suspensions, session: session) }
@@ -147,7 +149,7 @@ struct WebRoutes: Sendable {
                 }
             }
             let merged = ResultMerger.mergeDetails(details) ?? (detail: first, provenance: [:])
-            let favorite = (try? await session.userState.favorites.favorite(id)) != nil
+            let favorite = await context.owner.asyncMap { try? await session.userState.favorites(of: $0).favorite(id) } != nil
             let page = WebView.detail(id: id, merged: merged.detail, provenance: merged.provenance, details: details,
                                       failures: failures, favorite: favorite, session: session)
             return render("detail", title: merged.detail.item.title, context: page)
@@ -155,16 +157,16 @@ struct WebRoutes: Sendable {
     }
 
     var favorites: Page {
-        { _, _ in
-            let entries = try await session.userState.favorites.all()
+        { _, context in
+            let entries = try await context.owner.asyncMap { try await session.userState.favorites(of: $0).all() } ?? []
             let results = entries.map { WebView.favorite($0, session: session) }
             return render("favorites", title: "Favourites", context: ["results": results])
         }
     }
 
     var history: Page {
-        { _, _ in
-            let entries = try await session.userState.history.entries()
+        { _, context in
+            let entries = try await history(context.owner)
             let rows: [[String: Any]] = entries.map { entry in
                 [
                     "query": entry.query, "href": WebView.searchHref(entry.query),
@@ -179,11 +181,11 @@ struct WebRoutes: Sendable {
 
     /// GIPHY's trending GIFs and Aladin's bestsellers, as a grid.
     var trending: Page {
-        { request, _ in
+        { request, context in
             let parameters = Parameters(request)
             let limit = try parameters.integer("limit", in: 1...100, default: 24)
             let result = try await session.trending(try parameters.selection(session), limit: limit, options: try parameters.callOptions())
-            let favorites = await favoriteIDs()
+            let favorites = await favoriteIDs(context.owner)
             let suspensions = await session.suspensions(of: result.outcomes.filter { $0.status == .suspended }.map(\.provider))
             return render("trending", title: "Trending", context: [
                 "outcomes": result.outcomes.map { WebView.outcome($0, suspensions: suspensions, session: session) },
@@ -192,7 +194,86 @@ struct WebRoutes: Sendable {
         }
     }
 
-    func favoriteIDs() async -> Set<ItemID> {
-        Set(((try? await session.userState.favorites.all()) ?? []).map(\.id))
+    /// The ids of `owner`'s favourites (none for a visitor without a valid cookie).
+    func favoriteIDs(_ owner: StateOwner?) async -> Set<ItemID> {
+        guard let owner else { return [] }
+        return Set(((try? await session.userState.favorites(of: owner).all()) ?? []).map(\.id))
+    }
+
+    /// `owner`'s recent searches (none for a visitor without a valid cookie).
+    func history(_ owner: StateOwner?) async throws -> [SearchHistoryEntry] {
+        guard let owner else { return [] }
+        return try await session.userState.history(of: owner).entries()
+    }
+
+    /// The page a visitor past their search budget sees: what happened and when to try again.
+    func limitedPage(retryAfter seconds: Int) -> Response {
+        render(
+            "error", title: "Too many searches",
+            context: ["heading": "Too many searches", "limited": true,
+                      "message": "This instance limits how often one address may search. Try again in \(seconds) seconds."],
+            status: .tooManyRequests)
+    }
+
+    /// `POST /favorites/toggle` (a form, so the star works without JavaScript): adds or removes the
+    /// item `id` names, then goes back to the page it came from (on this instance), else to the item.
+    var toggleFavorite: Page {
+        { request, context in
+            let form = try await FormFields(request)
+            let id = try itemID(form["id"], session: session)
+            let favorites = session.userState.favorites(of: context.writer)
+            if try await favorites.remove(id) == false {
+                try await api.addFavorite(id, request: request, context: context)
+            }
+            let back = Self.localPath(request.headers[.referer], ownOrigin: api.access.ownOrigin(of: request, context: context))
+            return Response(status: .seeOther, headers: [.location: back ?? "/items/\(WebView.path(id))"])
+        }
+    }
+}
+
+extension WebRoutes {
+    /// The path and query of `referer` when it is a page of this instance; nil otherwise (never a
+    /// redirect to another site).
+    static func localPath(_ referer: String?, ownOrigin: String) -> String? {
+        guard let referer, referer.utf8.count <= 4096, let url = URLComponents(string: referer),
+              let scheme = url.scheme, let host = url.host else { return nil }
+        let origin = "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+        guard SameOrigin.same(origin, ownOrigin) else { return nil }
+        let path = url.percentEncodedPath.isEmpty ? "/" : url.percentEncodedPath
+        guard path.hasPrefix("/"), !path.hasPrefix("//") else { return nil }
+        return path + (url.percentEncodedQuery.map { "?" + $0 } ?? "")
+    }
+}
+
+/// The fields of a small `application/x-www-form-urlencoded` body (at most 4 KB).
+struct FormFields: Sendable {
+    private let fields: [String: String]
+
+    init(_ request: Request) async throws {
+        var request = request
+        let body = try await request.collectBody(upTo: 4096)
+        let text = String(buffer: body)
+        var fields: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let first = parts.first else { continue }
+            let name = Self.decode(first)
+            if fields[name] == nil { fields[name] = parts.count > 1 ? Self.decode(parts[1]) : "" }
+        }
+        self.fields = fields
+    }
+
+    subscript(_ name: String) -> String? { fields[name] }
+
+    private static func decode(_ text: Substring) -> String {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
+    }
+}
+
+extension Optional {
+    /// `transform` of the wrapped value, awaited; nil when there is none.
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T?) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
     }
 }

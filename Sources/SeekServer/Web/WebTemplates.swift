@@ -70,8 +70,9 @@ enum WebTemplates {
     <p class="meta">{{#creators}}<span class="creators">{{creators}}</span>{{/creators}}{{#year}}<span class="year">{{year}}</span>{{/year}}</p>
     <p class="sources">{{#sources}}<span class="badge">{{.}}</span>{{/sources}}</p>
     </div>
-    <button type="button" class="fav" data-favorite-toggle data-id="{{id}}" aria-pressed="{{favorite}}" title="Favourite">
-    <span aria-hidden="true">★</span><span class="visually-hidden">Favourite: {{title}}</span></button>
+    <form class="fav-form" method="post" action="/favorites/toggle"><input type="hidden" name="id" value="{{id}}">
+    <button type="submit" class="fav" data-favorite-toggle data-id="{{id}}" aria-pressed="{{favorite}}" title="Favourite">
+    <span aria-hidden="true">★</span><span class="visually-hidden">Favourite: {{title}}</span></button></form>
     </li>
 
     """
@@ -141,7 +142,8 @@ enum WebTemplates {
     <h1>{{title}}</h1>
     {{#subtitle}}<p class="subtitle">{{subtitle}}</p>{{/subtitle}}
     <p class="meta">{{#creators}}<span class="creators">{{creators}}</span>{{/creators}}{{#year}}<span class="year">{{year}}</span>{{/year}}</p>
-    <p><button type="button" class="fav fav-wide" data-favorite-toggle data-id="{{id}}" aria-pressed="{{favorite}}"><span aria-hidden="true">★</span> Favourite</button></p>
+    <form class="fav-form" method="post" action="/favorites/toggle"><input type="hidden" name="id" value="{{id}}">
+    <p><button type="submit" class="fav fav-wide" data-favorite-toggle data-id="{{id}}" aria-pressed="{{favorite}}"><span aria-hidden="true">★</span> Favourite</button></p></form>
     {{#description}}<section aria-labelledby="d-desc"><h2 id="d-desc">Description</h2><p class="description">{{description}}</p></section>{{/description}}
     <section aria-labelledby="d-sources"><h2 id="d-sources">Sources</h2>
     <ul class="source-list">{{#sources}}<li><a href="{{href}}">{{name}}</a> <code>{{id}}</code>{{#url}} · <a href="{{url}}" rel="noopener noreferrer external">on {{name}}</a>{{/url}}</li>{{/sources}}</ul>
@@ -192,7 +194,7 @@ enum WebTemplates {
     """
 
     static let error = """
-    <div class="notice failed" role="alert">
+    <div class="notice failed" role="alert"{{#limited}} data-rate-limited{{/limited}}>
     <h1>{{heading}}</h1>
     <p>{{message}}</p>
     <p><a href="/">Back to the search</a></p>
