@@ -102,7 +102,7 @@ public struct PostgresRateLimitStore: RateLimitStore {
     public let database: SharedDatabase
     public let fallback: any RateLimitStore
 
-    public init(database: SharedDatabase, fallback: any RateLimitStore = FileRateLimitStore(directory: nil)) {
+    public init(database: SharedDatabase, fallback: any RateLimitStore = MemoryRateLimitStore()) {
         self.database = database
         self.fallback = fallback
     }

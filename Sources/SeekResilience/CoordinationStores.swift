@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import SeekCore
 
 /// Where circuit breakers keep their state, by breaker key (`openlibrary@openlibrary.org`). Each
@@ -97,4 +98,36 @@ extension RateLimit {
         let count = Double(max(1, instances))
         return RateLimit(requests: requests / count, per: per, burst: max(1, burst / count))
     }
+}
+
+/// Buckets in this store's own memory, for keys without end (one per client address): a bucket that
+/// has filled up again is the same as none, so such buckets are dropped as the store grows.
+public final class MemoryRateLimitStore: RateLimitStore {
+    private let buckets = NIOLockedValueBox<[String: TokenBucketState]>([:])
+    private let clock: ResilienceClock
+    /// How many buckets may be kept before the full ones are dropped.
+    private let sweepAbove: Int
+
+    public init(clock: ResilienceClock = .system, sweepAbove: Int = 10_000) {
+        self.clock = clock
+        self.sweepAbove = max(1, sweepAbove)
+    }
+
+    public func reserve(_ key: String, limit: RateLimit, maxWait: Double) async -> TokenBucketState.Reservation {
+        let now = clock.now()
+        return buckets.withLockedValue { buckets in
+            if buckets.count >= sweepAbove {
+                // A bucket untouched for as long as it takes to refill is full: forgetting it changes nothing.
+                let refill = limit.burst / limit.ratePerSecond
+                buckets = buckets.filter { now.timeIntervalSince($0.value.updatedAt) < refill }
+            }
+            var state = buckets[key] ?? TokenBucketState(tokens: limit.burst, updatedAt: now)
+            let answer = state.reserve(at: now, limit: limit, maxWait: maxWait)
+            buckets[key] = state
+            return answer
+        }
+    }
+
+    /// How many buckets are kept.
+    public var count: Int { buckets.withLockedValue { $0.count } }
 }

@@ -47,7 +47,7 @@ public enum CompositionRoot {
             CoordinationStores(
                 breakers: PostgresBreakerStore(database: database, fallback: ResilienceServices.embeddedStores(settings: settings).breakers),
                 buckets: PostgresRateLimitStore(database: database),
-                clients: PostgresRateLimitStore(database: database))
+                clients: PostgresRateLimitStore(database: database, fallback: MemoryRateLimitStore()))
         })
         // Favourites, history, the response cache and cursor tokens (UserState.swift).
         let userState = try UserState(settings: settings, shared: shared, diagnostics: diagnostics)

@@ -60,7 +60,7 @@ public struct ResilienceServices: Sendable {
         return CoordinationStores(
             breakers: FileBreakerStore(directory: directory.appendingPathComponent("breakers"), clock: clock),
             buckets: FileRateLimitStore(directory: directory.appendingPathComponent("ratelimit"), clock: clock),
-            clients: FileRateLimitStore(directory: nil, clock: clock))
+            clients: MemoryRateLimitStore(clock: clock))
     }
 
     // MARK: Transport

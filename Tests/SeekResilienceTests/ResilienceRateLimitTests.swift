@@ -193,3 +193,23 @@ struct ResilienceRateLimitTests {
         #expect((times.last ?? started).timeIntervalSince(times.first ?? started) >= 1.0 - 0.15)
     }
 }
+
+@Suite("Resilience: buckets in memory")
+struct MemoryRateLimitStoreTests {
+    @Test("one bucket per key, and full buckets are forgotten as the store grows")
+    func forgetsFullBuckets() async throws {
+        let fake = FakeResilienceClock()
+        let store = MemoryRateLimitStore(clock: fake.clock, sweepAbove: 100)
+        let limit = RateLimit(requests: 1, per: .seconds(1), burst: 1)
+        #expect(await store.reserve("a", limit: limit, maxWait: 0) == .granted(wait: 0))
+        guard case .refused = await store.reserve("a", limit: limit, maxWait: 0) else {
+            Issue.record("a spent bucket refuses")
+            return
+        }
+        for index in 0..<150 { _ = await store.reserve("client-\(index)", limit: limit, maxWait: 0) }
+        fake.advance(.seconds(5))
+        _ = await store.reserve("late", limit: limit, maxWait: 0)
+        #expect(store.count < 100)
+        #expect(await store.reserve("a", limit: limit, maxWait: 0) == .granted(wait: 0))
+    }
+}
