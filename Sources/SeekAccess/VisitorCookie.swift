@@ -65,7 +65,9 @@ public struct VisitorCookies: Sendable {
         guard parts.count == 4, parts[0] == "v1", parts[1].utf8.count == 22, parts[1].allSatisfy(Base64URL.isDigit),
               parts[2].utf8.count <= 12, parts[2].allSatisfy({ $0.isASCII && $0.isNumber }),
               let issuedSeconds = Int64(parts[2]),
-              let signature = Base64URL.decode(parts[3]), signature.count == 32
+              let signature = Base64URL.decode(parts[3]), signature.count == 32,
+              // One spelling per signature: base64's last character has spare bits, which must be zero.
+              Base64URL.encode(signature) == parts[3]
         else { return nil }
         let payload = "v1.\(parts[1]).\(parts[2])"
         guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: Data(payload.utf8), using: key) else { return nil }

@@ -269,6 +269,24 @@ struct SharedUserStateTests {
         await two.close()
     }
 
+    @Test("visitors unseen for the lifetime lose their whole history; recent visitors and the owner keep theirs")
+    func forgetVisitors() async throws {
+        let database = try await TestDatabase.open("visitors")
+        let owner = PostgresHistoryStore(database: database)
+        let old = PostgresHistoryStore(database: database, owner: StateOwner.visitor("old").key)
+        let recent = PostgresHistoryStore(database: database, owner: StateOwner.visitor("recent").key)
+        try await owner.record(query: "ancient", providers: ["openlibrary"], at: Date(timeIntervalSince1970: 1))
+        try await old.record(query: "x", providers: ["openlibrary"], at: Date(timeIntervalSince1970: 1))
+        try await old.record(query: "y", providers: ["openlibrary"], at: Date(timeIntervalSince1970: 2))
+        try await recent.record(query: "z", providers: ["openlibrary"], at: Date(timeIntervalSince1970: 1))
+        try await recent.record(query: "w", providers: ["openlibrary"], at: Date(timeIntervalSince1970: 100))
+        #expect(try await owner.forgetVisitors(unseenSince: Date(timeIntervalSince1970: 50)) == 2)
+        #expect(try await old.entries().isEmpty)
+        #expect(try await recent.entries().map(\.query) == ["w", "z"])
+        #expect(try await owner.entries().map(\.query) == ["ancient"])
+        await database.close()
+    }
+
     @Test("a cached answer stored by one instance is read by another; pruning drops the old ones")
     func responseCacheShared() async throws {
         let url = try await TestDatabase.fresh("cache")

@@ -19,7 +19,7 @@ struct PublicServer {
     let server: SeekServer
 
     static func start(_ extra: [String: String] = [:]) async throws -> PublicServer {
-        let harness = try await ServerHarness.start()
+        let harness = try await ServerHarness.start(environment: extra)
         harness.serveBooks()
         harness.fixtures.route("/ol/works/OL45804W.json", .json(OpenLibrarySamples.work))
         harness.fixtures.route("/ol/authors/OL34184A.json", .json(OpenLibrarySamples.author))

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import SeekCore
@@ -92,5 +93,25 @@ struct SharedStoreRouteTests {
         #expect(ids2.count == 5)
         #expect(ids1.isDisjoint(with: ids2))
     }
-}
 
+    @Test("two public servers on one database share each client's search budget",
+          .enabled(if: TestPostgres.url != nil, "SEEK_TEST_DATABASE_URL is not set: start a PostgreSQL server (Tests/support/postgres.sh) and set it"))
+    func sharedClientBudget() async throws {
+        let url = try TestPostgres.freshDatabase("budget")
+        let extra = ["SEEK_DATABASE_URL": url, "SEEK_CLIENT_RATE_LIMIT": "2/min,burst=2"]
+        let first = try await PublicServer.start(extra)
+        let second = try await PublicServer.start(extra)
+        // As `seek serve` does before it listens: the schema is ready before the first request.
+        await first.harness.session.prepareStores(longLived: false)
+        await second.harness.session.prepareStores(longLived: false)
+        var statuses: [HTTPResponse.Status] = []
+        for instance in [first, second, first] {
+            statuses.append(try await instance.withRouter { client in
+                try await client.execute(uri: "/api/v1/search?q=harbor&providers=openlibrary", method: .get) { $0.status }
+            })
+        }
+        try await first.stop()
+        try await second.stop()
+        #expect(statuses == [.ok, .ok, .tooManyRequests])
+    }
+}

@@ -34,7 +34,13 @@ struct DatabaseTests {
         let store = TemporaryStore()
         defer { store.remove() }
         let old = SeekDatabase(path: store.path, migratedUpTo: SeekDatabase.Migration.favorites)
-        try await SQLiteFavoritesStore(database: old).add(.sample("OL1W"))
+        // A row as that version wrote it (today's store writes an owner, a column it did not have).
+        try await old.write("add a favourite as version 1 did") { db in
+            try db.execute(sql: """
+                INSERT INTO favorite (id, provider, kind, title, creators, imageURL, addedAt)
+                VALUES ('openlibrary:OL1W', 'openlibrary', 'book', 'OL1W', '[]', NULL, 1)
+                """)
+        }
         #expect(try await old.appliedMigrations() == [SeekDatabase.Migration.favorites])
 
         let current = store.secondConnection()

@@ -33,17 +33,22 @@ def seek_binary() -> str:
 
 
 class Seek:
-    """One `seek serve --port 0` process over a data folder."""
+    """One `seek serve --port 0` process over a data folder. `arguments` go after `serve` (such as
+    `--public`), `environment` over the fixture's variables (such as `SEEK_SECRET`)."""
 
-    def __init__(self, fixture: FixtureServer, home: Path, config: dict | None = None) -> None:
+    def __init__(self, fixture: FixtureServer, home: Path, config: dict | None = None,
+                 arguments: list[str] | None = None, environment: dict[str, str] | None = None) -> None:
         self.fixture = fixture
         self.home = home
         self.config = config
+        self.arguments = list(arguments or [])
+        self.environment = dict(environment or {})
         self.process: subprocess.Popen | None = None
         self.base = ""
         self.log: list[str] = []
 
-    def start(self) -> "Seek":
+    def env(self) -> dict[str, str]:
+        """The environment this server runs with: the same data folder for `seek` commands run beside it."""
         env = {key: value for key, value in os.environ.items() if not key.startswith("SEEK_")}
         env.update(self.fixture.environment())
         env.update({"HOME": str(self.home), "SEEK_CACHE_DIR": str(self.home / "cache"), "SEEK_DATA_DIR": str(self.home / "data")})
@@ -51,7 +56,12 @@ class Seek:
             path = self.home / "config.json"
             path.write_text(json.dumps(self.config))
             env["SEEK_CONFIG"] = str(path)
-        self.process = subprocess.Popen([seek_binary(), "serve", "--port", "0"], env=env, stdin=subprocess.DEVNULL,
+        env.update(self.environment)
+        return env
+
+    def start(self) -> "Seek":
+        env = self.env()
+        self.process = subprocess.Popen([seek_binary(), "serve", "--port", "0", *self.arguments], env=env, stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         found = threading.Event()
 
@@ -111,14 +121,15 @@ def seek(fixture: FixtureServer, shared_home: Path) -> Seek:
     server.stop()
 
 
-def make_browser(javascript: bool = True):
+def make_browser(javascript: bool = True, arguments: tuple[str, ...] = ()):
+    """A headless Chromium with a profile (and so a cookie jar) of its own; `arguments` are added to its command line."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1440,1000",
-                     "--lang=en-US", "--no-first-run", "--disable-extensions"):
+                     "--lang=en-US", "--no-first-run", "--disable-extensions", *arguments):
         options.add_argument(argument)
     if not javascript:
         options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
