@@ -10,9 +10,8 @@ import json
 import os
 import re
 import subprocess
-import time
 from pathlib import Path
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
 from selenium.webdriver.common.by import By
