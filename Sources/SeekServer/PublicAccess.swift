@@ -185,18 +185,21 @@ struct ClientLimitMiddleware: RouterMiddleware {
     let access: ServerAccess
     let limit: RateLimit
     let buckets: any RateLimitStore
-    /// The page a limited visitor of the web UI sees instead of the results, by the wait in seconds.
-    let page: @Sendable (Int) -> Response
+    /// The page a limited visitor of the web UI sees instead of the results, by the wait in seconds and the query.
+    let page: @Sendable (Int, String) -> Response
 
     static let searchPaths: Set<String> = ["/api/v1/search", "/api/v1/search/stream", "/search"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .get, Self.searchPaths.contains(request.uri.path) else { return try await next(request, context) }
+        // The script's results page is an empty shell whose stream then searches (and counts).
+        let parameters = request.uri.queryParameters
+        if request.uri.path == "/search", parameters["stream"] == "1", parameters["cursor"] == nil { return try await next(request, context) }
         let client = access.client(of: request, context: context)
         if case .refused(let wait) = await buckets.reserve("client:" + client, limit: limit, maxWait: 0) {
             let seconds = Self.seconds(wait)
             guard request.uri.path != "/search" else {
-                var response = page(seconds)
+                var response = page(seconds, parameters["q"].map(String.init) ?? "")
                 response.headers[.retryAfter] = String(seconds)
                 return response
             }

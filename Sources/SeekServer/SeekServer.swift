@@ -42,7 +42,7 @@ public struct SeekServer: Sendable {
         let web = WebRoutes(api: api)
         if access.isPublic, let limit = access.clientLimit {
             router.add(middleware: ClientLimitMiddleware(
-                access: access, limit: limit, buckets: session.resilience.clientBuckets, page: { web.limitedPage(retryAfter: $0) }))
+                access: access, limit: limit, buckets: session.resilience.clientBuckets, page: { web.limitedPage(retryAfter: $0, query: $1) }))
         }
         api.register(on: router)
         web.register(on: router)

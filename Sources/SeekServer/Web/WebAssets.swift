@@ -96,6 +96,9 @@ function rememberNames() {
     if (name) names[node.dataset.provider] = name.textContent;
   }
   for (const star of $$("[data-favorite-toggle]")) if (star.getAttribute("aria-pressed") === "true") favorites.add(star.dataset.id);
+  // A streamed page has no stars yet: the server lists the visitor's favourites on the result list.
+  const list = $("#results");
+  for (const id of (list && list.dataset.favorites ? list.dataset.favorites.split(" ") : [])) if (id) favorites.add(id);
 }
 
 function setStatus(outcome) {

@@ -97,7 +97,7 @@ struct WebRoutes: Sendable {
             let (options, _) = try await api.searchOptions(request)
             let providers = parameters.text("providers") ?? ""
             let favorites = await favoriteIDs(requestContext.owner)
-            var context: [String: Any] = ["query": query, "providers": providers]
+            var context: [String: Any] = ["query": query, "providers": providers, "favoriteIDs": favorites.map(\.description).sorted().joined(separator: " ")]
             if try parameters.flag("stream"), options.cursor == nil {
                 let ids = options.providers ?? session.registry.providers.filter { $0.descriptor.capabilities.contains(.search) }.map(\.descriptor.id)
                 context["outcomes"] = ids.map { WebView.pending($0, session: session) }
@@ -207,9 +207,9 @@ struct WebRoutes: Sendable {
     }
 
     /// The page a visitor past their search budget sees: what happened and when to try again.
-    func limitedPage(retryAfter seconds: Int) -> Response {
+    func limitedPage(retryAfter seconds: Int, query: String) -> Response {
         render(
-            "error", title: "Too many searches",
+            "error", title: "Too many searches", query: query,
             context: ["heading": "Too many searches", "limited": true,
                       "message": "This instance limits how often one address may search. Try again in \(seconds) seconds."],
             status: .tooManyRequests)

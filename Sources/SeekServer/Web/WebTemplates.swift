@@ -27,7 +27,7 @@ enum WebTemplates {
     <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <meta name="referrer" content="no-referrer">
+    <meta name="referrer" content="same-origin">
     <title>{{title}} · Seek</title>
     <link rel="stylesheet" href="/static/app.css">
     <script type="module" src="/static/app.js"></script>
@@ -126,7 +126,7 @@ enum WebTemplates {
     <p>Every provider answered, none had a match. Try fewer or other words, check the spelling, or look at <a href="/trending">what is trending</a>.</p>
     </div>{{/empty}}
     </div>
-    <ol id="results" class="results" data-query="{{query}}" data-providers="{{providers}}" data-next="{{next}}" data-stream="{{stream}}">
+    <ol id="results" class="results" data-query="{{query}}" data-providers="{{providers}}" data-next="{{next}}" data-stream="{{stream}}" data-favorites="{{favoriteIDs}}">
     {{#results}}{{> result}}{{/results}}
     </ol>
     <nav class="pager" aria-label="More results" id="pager">
@@ -163,7 +163,7 @@ enum WebTemplates {
 
     static let favorites = """
     <h1>Favourites</h1>
-    <p class="lead">Kept on this machine, with a snapshot of each: the list shows even when a provider is down.</p>
+    <p class="lead">Kept with a snapshot of each: the list shows even when a provider is down.</p>
     {{^results}}<div class="notice" data-empty><h2>No favourites yet</h2><p>Press the star on a result to keep it here.</p></div>{{/results}}
     <ol id="results" class="results grid">
     {{#results}}{{> result}}{{/results}}
