@@ -170,6 +170,13 @@ function showLimited(answer) {
   setCount(`Too many searches from your address: try again ${when}.`);
   const count = $("#count");
   if (count) count.setAttribute("data-rate-limited", "");
+  // No provider was asked: the strip says so instead of waiting for ever.
+  for (const node of $$("[data-provider][data-status=pending]")) {
+    node.dataset.status = "skipped";
+    $(".pstate", node).textContent = "not asked";
+    const time = $(".ptime", node);
+    if (time) time.textContent = "";
+  }
 }
 
 // ---- Streaming: each provider's batch as it answers, then the merged order ---------------------
