@@ -19,7 +19,7 @@ public struct PostgresFavoritesStore: FavoritesStore {
     @discardableResult
     public func add(_ favorite: Favorite) async throws -> Bool {
         let owner = self.owner
-        let creators = try StoredText.json(favorite.creators)
+        let creators = try StoredJSON.text(favorite.creators)
         return try await database.run("add favorite \(favorite.id)", timeout: SharedDatabase.writeTimeout) { client in
             let rows = try await client.query(
                 """
@@ -73,7 +73,7 @@ public struct PostgresFavoritesStore: FavoritesStore {
             guard let id = ItemID(parsing: row.0) else { throw StoreError(operation: operation, path: database.location, reason: "damaged favorite id '\(row.0)'") }
             return Favorite(
                 id: id, kind: ItemKind(rawValue: row.1), title: row.2,
-                creators: try StoredText.value([String].self, from: row.3, operation: operation, place: database.location),
+                creators: try database.stored([String].self, from: row.3, operation: operation),
                 imageURL: row.4.flatMap(URL.init(string:)), addedAt: Date(timeIntervalSince1970: row.5))
         }
     }
@@ -102,7 +102,7 @@ public struct PostgresHistoryStore: HistoryStore {
     public func record(_ entry: SearchHistoryEntry) async throws {
         let normalized = SearchHistoryEntry.normalize(entry.query)
         guard !normalized.isEmpty else { return }
-        let providers = try StoredText.json(entry.providers)
+        let providers = try StoredJSON.text(entry.providers)
         let (owner, limit) = (self.owner, self.limit)
         try await database.run("record search", timeout: SharedDatabase.writeTimeout) { client in
             try await client.perform(
@@ -134,7 +134,7 @@ public struct PostgresHistoryStore: HistoryStore {
         return try rows.map { row in
             SearchHistoryEntry(
                 query: row.0,
-                providers: try StoredText.value([String].self, from: row.1, operation: "list search history", place: database.location),
+                providers: try database.stored([String].self, from: row.1, operation: "list search history"),
                 searchedAt: Date(timeIntervalSince1970: row.2))
         }
     }
@@ -170,7 +170,7 @@ public struct PostgresHistoryStore: HistoryStore {
         for entry in entries {
             let normalized = SearchHistoryEntry.normalize(entry.query)
             guard !normalized.isEmpty else { continue }
-            let providers = try StoredText.json(entry.providers)
+            let providers = try StoredJSON.text(entry.providers)
             let at = entry.searchedAt.timeIntervalSince1970
             let kept = try await database.run("import search history", timeout: SharedDatabase.writeTimeout) { client in
                 try await client.query(
@@ -305,17 +305,13 @@ public struct PostgresCursorStore: CursorStore {
     }
 }
 
-/// Small JSON values stored in text columns.
-enum StoredText {
-    static func json(_ value: some Encodable) throws -> String {
-        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
-    }
-
-    static func value<T: Decodable>(_ type: T.Type, from text: String, operation: String, place: String) throws -> T {
+extension SharedDatabase {
+    /// A JSON value read back from a text column (`StoredJSON`); a damaged one is a `StoreError` naming `operation`.
+    func stored<T: Decodable>(_ type: T.Type, from text: String, operation: String) throws -> T {
         do {
-            return try JSONDecoder().decode(type, from: Data(text.utf8))
+            return try StoredJSON.value(type, from: text)
         } catch {
-            throw StoreError(operation: operation, path: place, reason: "damaged JSON value \(text.prefix(40))")
+            throw StoreError(operation: operation, path: location, reason: "\(error)")
         }
     }
 }

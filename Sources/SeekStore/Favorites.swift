@@ -135,19 +135,19 @@ public struct SQLiteFavoritesStore: FavoritesStore {
     }
 }
 
-/// Small JSON values stored in TEXT columns.
-enum StoredJSON {
+/// Small JSON values stored in TEXT columns (by SeekPostgres' stores too).
+package enum StoredJSON {
     /// A stored value that does not decode.
-    struct Damaged: Error, CustomStringConvertible {
+    package struct Damaged: Error, CustomStringConvertible {
         let what: String
-        var description: String { "damaged \(what)" }
+        package var description: String { "damaged \(what)" }
     }
 
-    static func text(_ value: some Encodable) throws -> String {
+    package static func text(_ value: some Encodable) throws -> String {
         String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
     }
 
-    static func value<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
+    package static func value<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
         do {
             return try JSONDecoder().decode(type, from: Data(text.utf8))
         } catch {
