@@ -328,7 +328,9 @@ def test_a_cooled_down_provider_says_when_it_is_back(fixture, home):
         search_from_box(driver, server, "river again")
         wait_until(lambda: status(driver, "giphy") == "suspended", timeout=8)
         assert ids(driver) and not any(item.startswith("giphy:") for item in ids(driver))
-        back = driver.find_element(By.CSS_SELECTOR, '[data-provider="giphy"] .puntil time')
+        # The strip marks the provider suspended first, then asks /api/v1/providers when it is back.
+        back = wait_until(lambda: next(iter(driver.find_elements(By.CSS_SELECTOR, '[data-provider="giphy"] .puntil time')), None),
+                          timeout=5)
         until = datetime.fromisoformat(back.get_attribute("datetime").replace("Z", "+00:00"))
         assert 60 < (until - datetime.now(timezone.utc)).total_seconds() <= 125
         assert "back at" in driver.find_element(By.CSS_SELECTOR, '[data-provider="giphy"] .puntil').text
