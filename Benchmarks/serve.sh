@@ -1,66 +1,102 @@
 #!/usr/bin/env bash
-# `seek serve` figures (issue 20): warm fan-out over three loopback providers that each answer in
-# 200 ms (p50/p99 of /api/v1/search against a direct call to one provider), a cached query's p50,
-# wrk throughput and p99 at 16 and 64 connections for a cached query and a miss, and RSS after 60 s
-# of load.
+# `seek serve` figures (issues 20 and 30), against three loopback providers on three ports that each
+# answer in DELAY_MS (fanout_server.py, one process per provider):
+#   - warm fan-out p50/p99 of /api/v1/search (no cache) against a direct call to one provider, and a
+#     cached query's p50 (serve_latency.py, one keep-alive connection);
+#   - wrk at 16 and 64 connections for a cached query and for MISS mode (miss.lua: a new query per
+#     request, so every one fans out): req/s, p50, p99, and the server's CPU per request from /proc;
+#   - RSS after LOAD_SECONDS of each load at 64 connections (miss, then cached), each on a new server.
 #
-# Usage: Benchmarks/serve.sh          (builds the release `seek` first, as fanout.sh does)
-# Env:   SEEK_BIN=/path/to/seek skips the build; DELAY_MS (200); LOAD_SECONDS (60) for the RSS run;
-#        LATENCY_ONLY=1 stops after the three latency lines (no wrk, no RSS run).
+# Usage: Benchmarks/serve.sh          (builds the release `seek` and `seek-hosts` first)
+# Env:   SEEK_BIN=/path/to/seek skips the build; DELAY_MS (200); WRK_SECONDS (10); LOAD_SECONDS (60);
+#        LATENCY_ONLY=1 stops after the three latency lines; SKIP_RSS=1 skips the long runs;
+#        SEEK_SERVE_ARGS adds arguments to `seek serve`.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 delay_ms="${DELAY_MS:-200}"
 delay_s="$(python3 -c "print($delay_ms / 1000)")"
+wrk_seconds="${WRK_SECONDS:-10}"
 load_seconds="${LOAD_SECONDS:-60}"
 command -v wrk > /dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
+# shellcheck source=providers.sh
+source "$here/providers.sh"
 
 if [[ -z "${SEEK_BIN:-}" ]]; then
     # `seek serve` runs in seek-hosts, built beside seek.
     for product in seek seek-hosts; do
-        (cd "$root" && swift build -c release --product "$product" --static-swift-stdlib --scratch-path "$root/.build-release" >&2)
+        (cd "$root" && swift build -c release --product "$product" --static-swift-stdlib >&2)
     done
-    SEEK_BIN="$root/.build-release/release/seek"
+    SEEK_BIN="$root/.build/release/seek"
 fi
 
 work="$(mktemp -d)"
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
+hz="$(getconf CLK_TCK)"
 
-python3 -u "$here/fanout_server.py" "$delay_s" > "$work/port" &
-pids+=($!)
-for _ in $(seq 50); do [[ -s "$work/port" ]] && break; sleep 0.1; done
-base="http://127.0.0.1:$(head -n1 "$work/port")"
-
+start_providers "$work" "$delay_s"
 export HOME="$work/home" XDG_CONFIG_HOME="$work/home/config" SEEK_CACHE_DIR="$work/cache" SEEK_DATA_DIR="$work/data" NO_COLOR=1
-export SEEK_OPENLIBRARY_URL="$base/ol" SEEK_OPENLIBRARY_COVERS_URL="$base/covers"
-export SEEK_GIPHY_URL="$base/giphy" SEEK_GIPHY_API_KEY=bench-key
-export SEEK_ALADIN_URL="$base/aladin/ttb/api" SEEK_ALADIN_TTB_KEY=bench-key
+export SEEK_OPENLIBRARY_URL="$OL_BASE/ol" SEEK_OPENLIBRARY_COVERS_URL="$OL_BASE/covers"
+export SEEK_GIPHY_URL="$GIPHY_BASE/giphy" SEEK_GIPHY_API_KEY=bench-key
+export SEEK_ALADIN_URL="$ALADIN_BASE/aladin/ttb/api" SEEK_ALADIN_TTB_KEY=bench-key
 export SEEK_OPENLIBRARY_RATE_LIMIT=off SEEK_GIPHY_RATE_LIMIT=off SEEK_ALADIN_RATE_LIMIT=off
 mkdir -p "$HOME"
-"$SEEK_BIN" serve --port 0 2> "$work/serve.log" &
-server=$!
-pids+=("$server")
-for _ in $(seq 100); do grep -q "serving on" "$work/serve.log" 2>/dev/null && break; sleep 0.1; done
-url="$(grep -o 'http://127.0.0.1:[0-9]*' "$work/serve.log" | head -1)"
-echo "seek serve at $url, providers at $base answering after ${delay_ms} ms; seek: $SEEK_BIN" >&2
 
-miss="$url/api/v1/search?q=harbor&providers=openlibrary,giphy,aladin&no_cache=true"
-cached="$url/api/v1/search?q=harbor&providers=openlibrary,giphy,aladin"
-direct="$base/ol/search.json?q=harbor"
+server=""
+start_seek() {  # a new server on new state; sets $server and $url
+    [[ -n "$server" ]] && { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; }
+    rm -rf "$work/cache" "$work/data" "$work/serve.log"
+    # shellcheck disable=SC2086
+    "$SEEK_BIN" serve --port 0 ${SEEK_SERVE_ARGS:-} 2> "$work/serve.log" &
+    server=$!
+    pids+=("$server")
+    for _ in $(seq 100); do grep -q "serving on" "$work/serve.log" 2>/dev/null && break; sleep 0.1; done
+    url="$(grep -o 'http://127.0.0.1:[0-9]*' "$work/serve.log" | head -1)"
+    [[ -n "$url" ]] || { cat "$work/serve.log" >&2; echo "seek serve did not start" >&2; exit 1; }
+}
+start_seek
+echo "seek serve at $url; providers at $OL_BASE $GIPHY_BASE $ALADIN_BASE answering after ${delay_ms} ms; seek: $SEEK_BIN" >&2
+
+search="$url/api/v1/search?providers=openlibrary,giphy,aladin&q=harbor"
+miss="$search&no_cache=true"
+direct="$OL_BASE/ol/search.json?q=harbor"
 
 echo "warm fan-out (/api/v1/search, no cache, 100 requests): $(python3 "$here/serve_latency.py" "$miss" 100)"
 echo "direct call to one provider (100 requests):            $(python3 "$here/serve_latency.py" "$direct" 100)"
-echo "cached query (/api/v1/search, 2000 requests):          $(python3 "$here/serve_latency.py" "$cached" 2000 20)"
+echo "cached query (/api/v1/search, 2000 requests):          $(python3 "$here/serve_latency.py" "$search" 2000 20)"
 if [[ -n "${LATENCY_ONLY:-}" ]]; then exit 0; fi
 
+# load LABEL CONNECTIONS SECONDS [wrk args…]: one wrk run; prints req/s, p50, p99 and CPU per request.
+load() {
+    local label="$1" connections="$2" seconds="$3" before after out requests
+    shift 3
+    before="$(pid_ticks "$server")"
+    out="$(wrk -t2 -c"$connections" -d"${seconds}s" --timeout 10s --latency "$@")"
+    after="$(pid_ticks "$server")"
+    requests="$(awk '/requests in/ { print $1 }' <<< "$out")"
+    awk -v label="$label" -v c="$connections" -v t=$((after - before)) -v hz="$hz" -v n="$requests" '
+        /Requests\/sec/ { rps = $2 }
+        $1 == "50%" { p50 = $2 } $1 == "99%" { p99 = $2 }
+        /short_answers/ { short = $2 } /Non-2xx/ { non2xx = $NF } /Socket errors/ { errors = $0 }
+        END { printf "wrk %-6s %2d connections: %8.1f req/s  p50 %-9s p99 %-9s  CPU %.2f ms/request  (%d requests, short %s, non-2xx %s%s)\n",
+                     label, c, rps, p50, p99, 1000 * t / hz / n, n, short == "" ? "-" : short, non2xx == "" ? 0 : non2xx,
+                     errors == "" ? "" : "; " errors }' <<< "$out"
+}
+
 for connections in 16 64; do
-    echo "wrk cached, $connections connections: $(wrk -t2 -c"$connections" -d10s --latency "$cached" | grep -E 'Requests/sec|^ +99%' | tr -s ' ' | tr '\n' ' ')"
-    echo "wrk miss,   $connections connections: $(wrk -t2 -c"$connections" -d10s --latency "$miss" | grep -E 'Requests/sec|^ +99%' | tr -s ' ' | tr '\n' ' ')"
+    load cached "$connections" "$wrk_seconds" "$search"
+    load miss "$connections" "$wrk_seconds" -s "$here/miss.lua" "$search"
 done
 
-echo "RSS before the long run: $(grep VmRSS "/proc/$server/status" | tr -s ' ')"
-wrk -t2 -c64 -d"${load_seconds}s" "$cached" > /dev/null
-echo "RSS after ${load_seconds} s of load (64 connections, cached): $(grep VmRSS "/proc/$server/status" | tr -s ' ')"
+if [[ -n "${SKIP_RSS:-}" ]]; then exit 0; fi
+for mode in miss cached; do
+    start_seek
+    search="$url/api/v1/search?providers=openlibrary,giphy,aladin&q=harbor"
+    echo "RSS of a new server: $(rss_mib "$server") MiB"
+    if [[ "$mode" == miss ]]; then load miss 64 "$load_seconds" -s "$here/miss.lua" "$search"
+    else load cached 64 "$load_seconds" "$search"; fi
+    echo "RSS after ${load_seconds} s of $mode load at 64 connections: $(rss_mib "$server") MiB"
+done

@@ -1,3 +1,4 @@
+import Dispatch
 import NIOConcurrencyHelpers
 
 /// A deadline that does not wait for the work it abandons.
@@ -11,10 +12,13 @@ public enum Deadline {
         let work = Task {
             do { gate.finish(.success(try await operation())) } catch { gate.finish(.failure(error)) }
         }
-        let timer = Task {
-            try? await Task.sleep(for: limit)
-            gate.finish(.failure(SeekError(.timeout(seconds: limit.seconds))))
-        }
+        // A dispatch timer, not a sleeping task: a cancelled `Task.sleep` resumes at once, but its
+        // timer stays queued until the time it named, holding the task's memory. With a request
+        // deadline of 60 s a busy server held a minute of requests (issue 30); a cancelled source is gone.
+        let timer = DispatchSource.makeTimerSource(queue: timerQueue)
+        timer.schedule(deadline: .now() + dispatchInterval(limit), leeway: .milliseconds(1))
+        timer.setEventHandler { gate.finish(.failure(SeekError(.timeout(seconds: limit.seconds)))) }
+        timer.activate()
         defer {
             work.cancel()
             timer.cancel()
@@ -24,6 +28,19 @@ public enum Deadline {
         } onCancel: {
             gate.finish(.failure(CancellationError()))
         }
+    }
+
+    /// The queue deadline timers fire on: each only resumes a waiting continuation.
+    private static let timerQueue = DispatchQueue(label: "seek.deadline-timers")
+
+    /// `limit` for dispatch: negative is now, and anything past a year is a year (dispatch's
+    /// nanoseconds would overflow long before a duration's seconds do).
+    static func dispatchInterval(_ limit: Duration) -> DispatchTimeInterval {
+        let (seconds, attoseconds) = limit.components
+        guard seconds >= 0, attoseconds >= 0 || seconds > 0 else { return .nanoseconds(0) }
+        let year: Int64 = 365 * 86_400
+        guard seconds < year else { return .seconds(Int(year)) }
+        return .nanoseconds(Int(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
     }
 
     /// The first result wins; it resumes the waiting continuation exactly once.

@@ -8,7 +8,12 @@ extension StringProtocol {
     /// The text without leading and trailing white space: spaces, tabs and line breaks (Unicode's
     /// White_Space property, which is Foundation's `.whitespacesAndNewlines`).
     public func trimmed() -> String {
+        // Most text has nothing to trim: it starts and ends with printable ASCII other than a space,
+        // and then no Unicode property is looked up.
         let text = Substring(self)
+        if let first = text.utf8.first, let last = text.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            return String(text)
+        }
         let scalars = text.unicodeScalars
         guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
               let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })
@@ -20,23 +25,50 @@ extension StringProtocol {
     /// units like Foundation's `replacingOccurrences(of:with:)` (so the `\n` of a `\r\n` matches too).
     /// Text without an occurrence comes back as it is, nothing built.
     public func replacingAll(_ target: String, with replacement: String) -> String {
-        let source = Array(utf8)
-        let pattern = Array(target.utf8)
-        func matches(at index: Int) -> Bool {
-            index + pattern.count <= source.count && source[index..<(index + pattern.count)].elementsEqual(pattern)
-        }
-        guard !pattern.isEmpty, var index = source.indices.first(where: matches) else { return String(self) }
-        var result = Array(source[..<index])
-        result.reserveCapacity(source.count)
-        while index < source.count {
-            if matches(at: index) {
-                result.append(contentsOf: replacement.utf8)
-                index += pattern.count
-            } else {
-                result.append(source[index])
-                index += 1
+        var text = String(self)
+        var pattern = target
+        guard !pattern.isEmpty else { return text }
+        let replaced: [UInt8]? = text.withUTF8 { source in
+            pattern.withUTF8 { pattern in
+                guard var index = Self.firstOccurrence(of: pattern, in: source, from: 0) else { return nil }
+                var result: [UInt8] = []
+                result.reserveCapacity(source.count)
+                var copied = 0
+                while true {
+                    result.append(contentsOf: UnsafeBufferPointer(rebasing: source[copied..<index]))
+                    result.append(contentsOf: replacement.utf8)
+                    copied = index + pattern.count
+                    guard let next = Self.firstOccurrence(of: pattern, in: source, from: copied) else { break }
+                    index = next
+                }
+                result.append(contentsOf: UnsafeBufferPointer(rebasing: source[copied...]))
+                return result
             }
         }
-        return String(decoding: result, as: UTF8.self)
+        return replaced.map { String(decoding: $0, as: UTF8.self) } ?? text
+    }
+
+    /// Whether the text holds `target`, compared on UTF-8 code units as `replacingAll` matches.
+    public func containsBytes(of target: String) -> Bool {
+        var text = String(self)
+        var pattern = target
+        guard !pattern.isEmpty else { return true }
+        return text.withUTF8 { source in pattern.withUTF8 { Self.firstOccurrence(of: $0, in: source, from: 0) != nil } }
+    }
+
+    /// Where `pattern` first starts in `source` at or after `start`.
+    private static func firstOccurrence(of pattern: UnsafeBufferPointer<UInt8>, in source: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let head = pattern.first, pattern.count <= source.count else { return nil }
+        var index = start
+        let lastStart = source.count - pattern.count
+        while index <= lastStart {
+            if source[index] == head {
+                var offset = 1
+                while offset < pattern.count, source[index + offset] == pattern[offset] { offset += 1 }
+                if offset == pattern.count { return index }
+            }
+            index += 1
+        }
+        return nil
     }
 }

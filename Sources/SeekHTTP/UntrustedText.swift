@@ -31,6 +31,15 @@ public enum UntrustedText {
     private static func clean(_ text: String, keepingBreaks: Bool, limit: Int) -> String {
         let limit = max(1, limit)
         if isPrintableASCII(text, limit: limit) { return text }
+        let cleaned = text.unicodeScalars.allSatisfy({ classify($0) == .keep }) ? text : rebuilt(text, keepingBreaks: keepingBreaks)
+        // Characters never outnumber scalars: only a text of more scalars than the limit can be over it,
+        // and only then are its characters counted.
+        guard cleaned.unicodeScalars.count > limit, cleaned.count > limit else { return cleaned }
+        return String(cleaned.prefix(limit - 1)) + "…"
+    }
+
+    /// `text` with each scalar treated as `classify` says.
+    private static func rebuilt(_ text: String, keepingBreaks: Bool) -> String {
         var scalars = String.UnicodeScalarView()
         var previous: Unicode.Scalar?
         for scalar in text.unicodeScalars {
@@ -45,9 +54,7 @@ public enum UntrustedText {
             case .drop: continue
             }
         }
-        let cleaned = String(scalars)
-        guard cleaned.count > limit else { return cleaned }
-        return String(cleaned.prefix(limit - 1)) + "…"
+        return String(scalars)
     }
 
     private enum Treatment { case keep, space, lineBreak, drop }

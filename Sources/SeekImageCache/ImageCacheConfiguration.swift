@@ -22,10 +22,14 @@ public struct ImageCacheConfiguration: Sendable, Hashable {
     public var maxImageBytes: Int
 
     public static let defaultTimeToLive: TimeInterval = 7 * 86_400
-    public static let defaultMemoryLimitMB = 64
+    /// 8 MB (some 300 covers): with the response cache's 12 MB, a long-running server stays near
+    /// 90 MiB (issue 30); the disk tier holds the rest.
+    public static let defaultMemoryLimitMB = 8
     public static let defaultDiskLimitMB = 256
     /// The environment variable (seconds) that overrides `imageCache.ttlDays`.
     public static let ttlVariable = "SEEK_IMAGE_CACHE_TTL"
+    /// The environment variable (megabytes) that overrides `imageCache.memoryLimitMB`.
+    public static let memoryLimitVariable = "SEEK_IMAGE_CACHE_MEMORY_MB"
     /// The longest an image stays valid: ten years (`SEEK_IMAGE_CACHE_TTL` seconds, `ttlDays` days).
     public static let maxTimeToLive: TimeInterval = 3650 * 86_400
 
@@ -46,8 +50,9 @@ public struct ImageCacheConfiguration: Sendable, Hashable {
     }
 
     /// The configuration from settings: the disk tier in `<cache dir>/images`; the config file's
-    /// `imageCache.ttlDays`, `imageCache.diskLimitMB` and `imageCache.memoryLimitMB`; and
-    /// `SEEK_IMAGE_CACHE_TTL` (seconds), which wins over `ttlDays`.
+    /// `imageCache.ttlDays`, `imageCache.diskLimitMB` and `imageCache.memoryLimitMB`;
+    /// `SEEK_IMAGE_CACHE_TTL` (seconds), which wins over `ttlDays`; and `SEEK_IMAGE_CACHE_MEMORY_MB`,
+    /// which wins over `memoryLimitMB`.
     public init(settings: Settings) throws {
         self.init(directory: settings.cacheDirectory.appendingPathComponent("images"))
         let section = settings.file["imageCache"]
@@ -64,7 +69,14 @@ public struct ImageCacheConfiguration: Sendable, Hashable {
         if let megabytes = try Self.number(section, "diskLimitMB", allowZero: false, maximum: Self.maxLimitMB) {
             diskLimitBytes = Int(saturating: megabytes * 1024 * 1024)
         }
-        if let megabytes = try Self.number(section, "memoryLimitMB", allowZero: true, maximum: Self.maxLimitMB) {
+        if let text = settings.string(Self.memoryLimitVariable) {
+            guard let megabytes = Double(text.trimmed()), megabytes >= 0, megabytes <= Self.maxLimitMB else {
+                throw SeekError(
+                    .configuration,
+                    detail: "\(Self.memoryLimitVariable) must be a number of megabytes from 0 to \(SeekError.format(Self.maxLimitMB)), got \(text)")
+            }
+            memoryLimitBytes = Int(saturating: megabytes * 1024 * 1024)
+        } else if let megabytes = try Self.number(section, "memoryLimitMB", allowZero: true, maximum: Self.maxLimitMB) {
             memoryLimitBytes = Int(saturating: megabytes * 1024 * 1024)
         }
     }

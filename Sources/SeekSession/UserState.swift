@@ -68,7 +68,8 @@ public struct UserState: Sendable {
     func cachingMiddleware(staleAfter: @escaping @Sendable (ProviderCallContext) -> Duration?) -> CachingMiddleware? {
         guard policy.isEnabled else { return nil }
         return CachingMiddleware(
-            cache: cache, policy: policy, staleAfter: staleAfter, writes: cacheWrites, memory: ResponseMemory(), report: report)
+            cache: cache, policy: policy, staleAfter: staleAfter, writes: cacheWrites,
+            memory: ResponseMemory(limitBytes: policy.memoryLimitBytes), report: report)
     }
 
     /// The owner's favourites (the CLI's, a personal server's).

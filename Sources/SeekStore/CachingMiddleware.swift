@@ -113,7 +113,7 @@ public struct CachingMiddleware: ProviderMiddleware {
         if readsCache, let entry = await lookup(key), let value = decode(type, entry.body) {
             let age = now().timeIntervalSince(entry.storedAt)
             if age >= 0, age < ttl {
-                memory?.keep(value, storedAt: entry.storedAt, forKey: key)
+                memory?.keep(value, jsonBytes: entry.body.count, storedAt: entry.storedAt, forKey: key)
                 StoreMetrics.lookup(.hit)
                 return (value, nil)
             }
@@ -136,11 +136,14 @@ public struct CachingMiddleware: ProviderMiddleware {
             return (fallback, failure)
         }
         if readsCache { StoreMetrics.lookup(.miss) }
-        memory?.keep(value, storedAt: now(), forKey: key)
+        // Written once: the database stores these bytes and the memory tier counts them.
+        let body = value.storedJSON
+        let storedAt = now()
+        memory?.keep(value, jsonBytes: body.count, storedAt: storedAt, forKey: key)
         if let writes {
-            writes.track { await self.save(value, kind: kind, key: key, provider: provider) }
+            writes.track { await self.save(body, kind: kind, key: key, provider: provider, storedAt: storedAt) }
         } else {
-            await save(value, kind: kind, key: key, provider: provider)
+            await save(body, kind: kind, key: key, provider: provider, storedAt: storedAt)
         }
         return (value, nil)
     }
@@ -182,11 +185,10 @@ public struct CachingMiddleware: ProviderMiddleware {
         try? JSONDecoder().decode(type, from: body)
     }
 
-    private func save<Value: StoredAnswer>(_ value: Value, kind: CacheKind, key: String, provider: String) async {
+    private func save(_ body: Data, kind: CacheKind, key: String, provider: String, storedAt: Date) async {
         guard !Task.isCancelled else { return }
         do {
-            let body = value.storedJSON
-            try await cache.store(CacheEntry(key: key, provider: provider, kind: kind, body: body, storedAt: now()))
+            try await cache.store(CacheEntry(key: key, provider: provider, kind: kind, body: body, storedAt: storedAt))
         } catch {
             if !Task.isCancelled { report(.unavailable(error)) }
         }
@@ -273,43 +275,62 @@ public final class PendingCacheWrites: Sendable {
     }
 }
 
-/// Recent answers, decoded, by cache key: the memory tier of the response cache. Bounded by count;
-/// the least recently used entry goes first. Entries age by the same TTL as the database's.
+/// Recent answers, decoded, by cache key: the memory tier of the response cache, in front of the
+/// database. Bounded by bytes and by count; the least recently used entry goes first, in O(1).
+/// Entries age by the same TTL as the database's.
+///
+/// An entry's cost is its stored JSON (which the database write makes anyway) times
+/// `decodedBytesPerJSONByte`: decoded, an answer's strings, URLs and dictionaries take about 4.5
+/// times its JSON (measured: 16 MB of JSON held 73 MB more resident memory, BENCHMARKS.md issue 30).
 public final class ResponseMemory: Sendable {
-    private struct Entry {
+    private struct Entry: Sendable {
         var value: any Sendable
         var storedAt: Date
-        var lastUsed: UInt64
     }
 
-    private struct State {
-        var entries: [String: Entry] = [:]
-        var clock: UInt64 = 0
+    /// The default byte limit: room for about 120 three-provider searches of 20 results decoded,
+    /// within a long-running server's 90 MiB (issue 30); the database holds the rest.
+    public static let defaultLimitBytes = 12 * 1024 * 1024
+    /// Memory a decoded answer takes per byte of its stored JSON (rounded up).
+    public static let decodedBytesPerJSONByte = 5
+
+    public let limitBytes: Int
+    public let countLimit: Int
+    private let state = NIOLockedValueBox(LRUList<Entry>())
+
+    /// A tier of at most `limitBytes` of stored JSON and `countLimit` entries; a zero limit keeps nothing.
+    public init(limitBytes: Int = ResponseMemory.defaultLimitBytes, countLimit: Int = 100_000) {
+        self.limitBytes = max(0, limitBytes)
+        self.countLimit = max(0, countLimit)
     }
 
-    public let capacity: Int
-    private let state = NIOLockedValueBox(State())
-
-    public init(capacity: Int = 1024) {
-        self.capacity = max(1, capacity)
+    /// The entries and the bytes they cost now.
+    public var usage: (entries: Int, bytes: Int) {
+        state.withLockedValue { ($0.count, $0.totalCost) }
     }
 
     func value<Value>(_ type: Value.Type, forKey key: String) -> (value: Value, storedAt: Date)? {
-        state.withLockedValue { state in
-            guard let entry = state.entries[key], let value = entry.value as? Value else { return nil }
-            state.clock += 1
-            state.entries[key]?.lastUsed = state.clock
+        state.withLockedValue { list in
+            guard let entry = list.value(for: key), let value = entry.value as? Value else { return nil }
             return (value, entry.storedAt)
         }
     }
 
-    func keep(_ value: some Sendable, storedAt: Date, forKey key: String) {
-        state.withLockedValue { state in
-            state.clock += 1
-            state.entries[key] = Entry(value: value, storedAt: storedAt, lastUsed: state.clock)
-            guard state.entries.count > capacity,
-                  let oldest = state.entries.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key else { return }
-            state.entries[oldest] = nil
+    /// Keeps `value`, whose stored JSON is `jsonBytes` long, as the newest entry; an entry over the
+    /// whole limit is not kept.
+    func keep(_ value: some Sendable, jsonBytes: Int, storedAt: Date, forKey key: String) {
+        let limitBytes = self.limitBytes, countLimit = self.countLimit
+        let bytes = jsonBytes.multipliedReportingOverflow(by: Self.decodedBytesPerJSONByte).overflow
+            ? Int.max : jsonBytes * Self.decodedBytesPerJSONByte
+        state.withLockedValue { list in
+            guard countLimit > 0, bytes <= limitBytes else {
+                list.remove(key)
+                return
+            }
+            list.set(Entry(value: value, storedAt: storedAt), cost: bytes, for: key)
+            while list.totalCost > limitBytes || list.count > countLimit {
+                guard list.removeOldest() != nil else { break }
+            }
         }
     }
 }

@@ -19,16 +19,23 @@ public struct CachePolicy: Sendable, Hashable {
     public var maxStaleAge: TimeInterval
     /// `--no-cache`: answer nothing from the cache, fresh or stale, but still store fresh answers.
     public var bypassReads: Bool
+    /// Bytes of stored JSON the memory tier in front of the database may hold; 0 keeps none there.
+    public var memoryLimitBytes: Int
 
     public init(
         searchTTL: TimeInterval = Self.defaultSearchTTL, detailTTL: TimeInterval = Self.defaultDetailTTL,
-        maxStaleAge: TimeInterval = Self.defaultMaxStaleAge, bypassReads: Bool = false
+        maxStaleAge: TimeInterval = Self.defaultMaxStaleAge, bypassReads: Bool = false,
+        memoryLimitBytes: Int = ResponseMemory.defaultLimitBytes
     ) {
         self.searchTTL = max(0, searchTTL)
         self.detailTTL = max(0, detailTTL)
         self.maxStaleAge = max(0, maxStaleAge)
         self.bypassReads = bypassReads
+        self.memoryLimitBytes = max(0, memoryLimitBytes)
     }
+
+    /// The largest memory tier, in megabytes (a terabyte: past it a limit is a typo).
+    public static let maxMemoryLimitMB: Double = 1_048_576
 
     /// The longest a cached answer may be kept fresh or stale: ten years, in seconds and in days.
     public static let maxTTL: TimeInterval = 3650 * 86_400
@@ -36,28 +43,34 @@ public struct CachePolicy: Sendable, Hashable {
 
     /// From settings: `SEEK_SEARCH_CACHE_TTL` / `SEEK_DETAIL_CACHE_TTL` (seconds) over the config file's
     /// `cache.searchTTL` / `cache.detailTTL`; `SEEK_CACHE_MAX_STALE_DAYS` over `cache.maxStaleDays`;
-    /// `SEEK_NO_CACHE=1` bypasses reads. A value that is not a number from 0 to ten years (NaN, infinity,
+    /// `SEEK_NO_CACHE=1` bypasses reads; `SEEK_CACHE_MEMORY_MB` over `cache.memoryLimitMB` bounds the
+    /// memory tier (megabytes, default 12). A value that is not a number in its range (NaN, infinity,
     /// 1e300, a negative number, an empty string) is a configuration error.
     public init(settings: Settings) throws {
-        func seconds(_ variable: String, key: String, upTo limit: Double, unit: String, scale: Double = 1,
-                     default fallback: TimeInterval) throws -> TimeInterval {
+        func number(_ variable: String, key: String, upTo limit: Double, unit: String, scale: Double = 1,
+                    default fallback: Double) throws -> Double {
             let raw: JSONValue? = settings.string(variable).map(JSONValue.string) ?? settings.file["cache"]?[key]
             guard let raw else { return fallback }
             guard let value = raw.doubleValue, value >= 0, value <= limit else {
                 let shown = raw.stringValue ?? "a non-number"
                 throw SeekError(
                     .configuration,
-                    detail: "\(variable) (config cache.\(key)) must be a number of \(unit) from 0 to \(SeekError.format(limit)) (ten years), not '\(shown)'")
+                    detail: "\(variable) (config cache.\(key)) must be a number of \(unit) from 0 to \(SeekError.format(limit))\(unit == "megabytes" ? "" : " (ten years)"), not '\(shown)'")
             }
             return value * scale + 0
         }
         self.init(
-            searchTTL: try seconds("SEEK_SEARCH_CACHE_TTL", key: "searchTTL", upTo: Self.maxTTL, unit: "seconds", default: Self.defaultSearchTTL),
-            detailTTL: try seconds("SEEK_DETAIL_CACHE_TTL", key: "detailTTL", upTo: Self.maxTTL, unit: "seconds", default: Self.defaultDetailTTL),
-            maxStaleAge: try seconds(
+            searchTTL: try number("SEEK_SEARCH_CACHE_TTL", key: "searchTTL", upTo: Self.maxTTL, unit: "seconds", default: Self.defaultSearchTTL),
+            detailTTL: try number("SEEK_DETAIL_CACHE_TTL", key: "detailTTL", upTo: Self.maxTTL, unit: "seconds", default: Self.defaultDetailTTL),
+            maxStaleAge: try number(
                 "SEEK_CACHE_MAX_STALE_DAYS", key: "maxStaleDays", upTo: Self.maxStaleDays, unit: "days", scale: 86_400,
                 default: Self.defaultMaxStaleAge),
-            bypassReads: StoreSettings.isTrue(settings.string("SEEK_NO_CACHE")))
+            bypassReads: StoreSettings.isTrue(settings.string("SEEK_NO_CACHE")),
+            memoryLimitBytes: Int(saturating:
+                try number(
+                    "SEEK_CACHE_MEMORY_MB", key: "memoryLimitMB", upTo: Self.maxMemoryLimitMB, unit: "megabytes",
+                    scale: 1024 * 1024, default: Double(ResponseMemory.defaultLimitBytes)
+                ).rounded(.down)))
     }
 
     /// Whether any cache is on.

@@ -34,6 +34,25 @@ struct ImageCacheConfigurationBoundsTests {
         }
     }
 
+    @Test("SEEK_IMAGE_CACHE_MEMORY_MB infinite, NaN, negative or past a petabyte is a configuration error naming it",
+          arguments: ["1e300", "inf", "nan", "-1", "1000000001", "lots"])
+    func extremeMemoryLimit(value: String) {
+        #expect {
+            _ = try ImageCacheConfiguration(settings: Settings(environment: ["SEEK_IMAGE_CACHE_MEMORY_MB": value]))
+        } throws: { error in
+            (error as? SeekError)?.kind == .configuration && "\(error)".contains("SEEK_IMAGE_CACHE_MEMORY_MB")
+        }
+    }
+
+    @Test("SEEK_IMAGE_CACHE_MEMORY_MB wins over imageCache.memoryLimitMB; 0 turns the memory tier off")
+    func memoryLimitFromEnvironment() throws {
+        let file = JSONValue.object(["imageCache": .object(["memoryLimitMB": .number(3)])])
+        let fromFile = try ImageCacheConfiguration(settings: Settings(file: file))
+        #expect(fromFile.memoryLimitBytes == 3 * 1_048_576)
+        let fromEnvironment = try ImageCacheConfiguration(settings: Settings(environment: ["SEEK_IMAGE_CACHE_MEMORY_MB": "0"], file: file))
+        #expect(fromEnvironment.memoryLimitBytes == 0)
+    }
+
     @Test("limits of 1e300 MB are a configuration error, not an overflow")
     func extremeLimits() {
         for key in ["diskLimitMB", "memoryLimitMB"] {

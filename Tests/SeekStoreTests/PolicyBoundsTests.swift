@@ -50,6 +50,26 @@ struct PolicyBoundsTests {
         #expect(try CachePolicy(settings: Settings(environment: ["SEEK_CACHE_MAX_STALE_DAYS": "3650"])).maxStaleAge == 3650 * 86_400)
     }
 
+    @Test("SEEK_CACHE_MEMORY_MB past a terabyte, negative, infinite or NaN is a configuration error naming the variable",
+          arguments: ["1e300", "inf", "-inf", "nan", "-1", "1048577", "x"])
+    func extremeMemoryLimit(value: String) {
+        #expect {
+            _ = try CachePolicy(settings: Settings(environment: ["SEEK_CACHE_MEMORY_MB": value]))
+        } throws: { error in
+            "\(error)".contains("SEEK_CACHE_MEMORY_MB") && "\(error)".contains("megabytes") && !"\(error)".contains("ten years")
+        }
+    }
+
+    @Test("SEEK_CACHE_MEMORY_MB is megabytes over the config file's cache.memoryLimitMB; 0 keeps none; unset is 12 MB")
+    func memoryLimit() throws {
+        #expect(try CachePolicy(settings: Settings(environment: ["SEEK_CACHE_MEMORY_MB": "2.5"])).memoryLimitBytes == 2_621_440)
+        #expect(try CachePolicy(settings: Settings(environment: ["SEEK_CACHE_MEMORY_MB": "0"])).memoryLimitBytes == 0)
+        let file = JSONValue.object(["cache": .object(["memoryLimitMB": .number(3)])])
+        #expect(try CachePolicy(settings: Settings(file: file)).memoryLimitBytes == 3 * 1_048_576)
+        #expect(try CachePolicy(settings: Settings(environment: ["SEEK_CACHE_MEMORY_MB": "1"], file: file)).memoryLimitBytes == 1_048_576)
+        #expect(try CachePolicy(settings: Settings()).memoryLimitBytes == 12 * 1_048_576)
+    }
+
     @Test("SEEK_HISTORY_LIMIT of 2^63, 1e300, infinity or NaN is a configuration error",
           arguments: ["9223372036854775808", "9223372036854775807", "1e300", "inf", "nan", "-1e300"])
     func extremeHistoryLimit(value: String) {

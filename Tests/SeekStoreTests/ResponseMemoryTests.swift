@@ -73,17 +73,52 @@ struct ResponseMemoryTests {
         #expect(fixture.upstream.searchCalls == 2)
     }
 
-    @Test("the memory keeps at most its capacity, dropping the least recently used")
-    func boundedByCapacity() async throws {
+    @Test("the memory keeps at most its count limit, dropping the least recently used")
+    func boundedByCount() async throws {
         let fixture = CacheFixture()
         defer { fixture.store.remove() }
         let cache = CountingCache(SQLiteResponseCache(database: fixture.store.database))
-        let provider = provider(fixture, cache: cache, memory: ResponseMemory(capacity: 2))
+        let provider = provider(fixture, cache: cache, memory: ResponseMemory(countLimit: 2))
         for query in ["a", "b", "a", "c"] { _ = try await provider.search(SearchRequest(query: query, limit: 2)) }
         let reads = cache.readCount
         _ = try await provider.search(SearchRequest(query: "a", limit: 2))  // kept: used after b
         #expect(cache.readCount == reads)
         _ = try await provider.search(SearchRequest(query: "b", limit: 2))  // dropped for c
         #expect(cache.readCount == reads + 1)
+    }
+
+    @Test("the memory keeps at most its byte limit of stored JSON, dropping the least recently used")
+    func boundedByBytes() async throws {
+        let fixture = CacheFixture()
+        defer { fixture.store.remove() }
+        let cache = CountingCache(SQLiteResponseCache(database: fixture.store.database))
+        let memory = ResponseMemory(limitBytes: 1_000_000)
+        let provider = provider(fixture, cache: cache, memory: memory)
+        _ = try await provider.search(SearchRequest(query: "a", limit: 2))
+        let oneAnswer = memory.usage.bytes
+        #expect(oneAnswer > 0)
+        // Room for two answers of this size, not three.
+        let small = ResponseMemory(limitBytes: oneAnswer * 2 + oneAnswer / 2)
+        let bounded = self.provider(fixture, cache: cache, memory: small)
+        for query in ["a", "b", "c"] { _ = try await bounded.search(SearchRequest(query: query, limit: 2)) }
+        #expect(small.usage.entries == 2)
+        #expect(small.usage.bytes <= small.limitBytes)
+        let reads = cache.readCount
+        _ = try await bounded.search(SearchRequest(query: "c", limit: 2))  // the newest: in memory
+        #expect(cache.readCount == reads)
+        _ = try await bounded.search(SearchRequest(query: "a", limit: 2))  // the oldest: dropped
+        #expect(cache.readCount == reads + 1)
+    }
+
+    @Test("a zero byte limit keeps nothing in memory, and an answer over the limit is not kept")
+    func zeroLimitKeepsNothing() async throws {
+        let fixture = CacheFixture()
+        defer { fixture.store.remove() }
+        let cache = CountingCache(SQLiteResponseCache(database: fixture.store.database))
+        for limit in [0, 10] {
+            let memory = ResponseMemory(limitBytes: limit)
+            _ = try await provider(fixture, cache: cache, memory: memory).search(SearchRequest(query: "q\(limit)", limit: 2))
+            #expect(memory.usage.entries == 0 && memory.usage.bytes == 0)
+        }
     }
 }

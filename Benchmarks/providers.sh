@@ -1,0 +1,39 @@
+# Sourced by serve.sh and searxng.sh: the three stand-in providers, each in its own process on its own
+# port, as real providers are three hosts (one port would cap AsyncHTTPClient at its 64 connections
+# per host, a limit no real deployment has).
+#
+# start_providers DIR DELAY_SECONDS: starts fanout_server.py three times (each in its own process
+# group, recorded in the caller's `groups` array when it has one, else `pids`) and sets
+#   OL_BASE, GIPHY_BASE, ALADIN_BASE   http://127.0.0.1:PORT of each
+#   PROVIDER_PIDS                      the three pids (for CPU accounting)
+start_providers() {
+    local dir="$1" delay_s="$2" name
+    PROVIDER_PIDS=()
+    for name in ol giphy aladin; do
+        setsid python3 -u "$here/fanout_server.py" "$delay_s" > "$dir/port-$name" &
+        PROVIDER_PIDS+=($!)
+        if declare -p groups > /dev/null 2>&1; then groups+=($!); else pids+=($!); fi
+    done
+    for name in ol giphy aladin; do
+        for _ in $(seq 50); do [[ -s "$dir/port-$name" ]] && break; sleep 0.1; done
+        [[ -s "$dir/port-$name" ]] || { echo "the $name stand-in did not start" >&2; return 1; }
+    done
+    OL_BASE="http://127.0.0.1:$(head -n1 "$dir/port-ol")"
+    GIPHY_BASE="http://127.0.0.1:$(head -n1 "$dir/port-giphy")"
+    ALADIN_BASE="http://127.0.0.1:$(head -n1 "$dir/port-aladin")"
+}
+
+# CPU ticks (user + system, all threads) of the given pids.
+pid_ticks() {
+    local total=0 pid stat rest
+    for pid in "$@"; do
+        stat="$(cat "/proc/$pid/stat" 2>/dev/null)" || continue
+        rest="${stat##*) }"
+        set -- $rest
+        total=$((total + ${12} + ${13}))
+    done
+    echo "$total"
+}
+
+# Resident set of a pid in MiB.
+rss_mib() { awk '/^VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
