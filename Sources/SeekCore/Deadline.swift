@@ -17,7 +17,9 @@ public enum Deadline {
         // deadline of 60 s a busy server held a minute of requests (issue 30); a cancelled source is gone.
         let timer = DispatchSource.makeTimerSource(queue: timerQueue)
         timer.schedule(deadline: .now() + dispatchInterval(limit), leeway: .milliseconds(1))
-        timer.setEventHandler { gate.finish(.failure(SeekError(.timeout(seconds: limit.seconds)))) }
+        // The timeout goes through the executor like the work does, so it lands behind work that was
+        // ready before it: on a busy pool, work that finished in time is not reported as timed out.
+        timer.setEventHandler { Task { gate.finish(.failure(SeekError(.timeout(seconds: limit.seconds)))) } }
         timer.activate()
         defer {
             work.cancel()
@@ -35,7 +37,7 @@ public enum Deadline {
 
     /// `limit` for dispatch: negative is now, and anything past a year is a year (dispatch's
     /// nanoseconds would overflow long before a duration's seconds do).
-    static func dispatchInterval(_ limit: Duration) -> DispatchTimeInterval {
+    package static func dispatchInterval(_ limit: Duration) -> DispatchTimeInterval {
         let (seconds, attoseconds) = limit.components
         guard seconds >= 0, attoseconds >= 0 || seconds > 0 else { return .nanoseconds(0) }
         let year: Int64 = 365 * 86_400

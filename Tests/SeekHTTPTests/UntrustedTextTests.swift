@@ -74,4 +74,18 @@ struct UntrustedTextTests {
     func onlyControls() {
         #expect(UntrustedText.line("\u{1B}\u{00}\u{07}\u{9B}") == "")
     }
+
+    @Test("a text of more scalars than the limit but no more characters is not cut (combining marks)")
+    func scalarsOverCharactersUnder() {
+        let text = String(repeating: "e\u{301}", count: 200)  // 400 scalars, 200 characters
+        #expect(UntrustedText.line(text, limit: 300) == text)
+        #expect(UntrustedText.line(text, limit: 100).count == 100)
+    }
+
+    @Test("clean non-ASCII text within the limit comes back as it was")
+    func cleanNonASCII() {
+        for text in ["항구의 밤", "Ça va — «oui»", "🚢 harbor"] {
+            #expect(UntrustedText.line(text) == text)
+        }
+    }
 }
