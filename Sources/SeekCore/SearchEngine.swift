@@ -135,6 +135,9 @@ public struct SearchEngine: Sendable {
     public let tuning: [String: ProviderTuning]
     /// The middleware every provider call goes through (cache, resilience).
     public let pipeline: ProviderPipeline
+    /// Merges of late, by their exact inputs (a cached search is not merged and ranked again). One
+    /// for the process: entries hold their whole inputs, so engines cannot be given each other's.
+    static let memo = MergeMemo()
 
     public init(registry: ProviderRegistry, tuning: [String: ProviderTuning] = [:], pipeline: ProviderPipeline = ProviderPipeline()) {
         self.registry = registry
@@ -166,7 +169,11 @@ public struct SearchEngine: Sendable {
     public func merge(_ batches: [ProviderBatch], from providers: [any SearchProvider],
                       ranking: RankingMethod = .searxng) -> [MergedResult] {
         let weights = Dictionary(providers.map { ($0.descriptor.id, weight(for: $0)) }) { first, _ in first }
-        return ResultMerger.merge(batches.map { ($0.outcome.provider, $0.items) }, weights: weights, ranking: ranking)
+        let inputs = MergeMemo.Inputs(
+            batches: batches.map { MergeMemo.Batch(provider: $0.outcome.provider, items: $0.items) }, weights: weights, ranking: ranking)
+        return Self.memo.merged(inputs) {
+            ResultMerger.merge(inputs.batches.map { ($0.provider, $0.items) }, weights: weights, ranking: ranking)
+        }
     }
 
     /// Runs the search; `onBatch` sees each provider's answer as it arrives (already without items
