@@ -185,6 +185,7 @@ enum DemoRoutes {
             guard var gif = entry("giphy", giphyLists, key: "data", where: { $0["id"] as? String == id }) else {
                 return .json(#"{"data": [], "meta": {"msg": "Not Found", "status": 404, "response_id": "demo", "error_code": "404"}}"#, status: 404)
             }
+            gif = DemoRoutes.withoutImages(gif)
             gif["alt_text"] = DemoRoutes.noted(gif["alt_text"] as? String)
             return OpenLibraryDemo.encoded(["data": gif, "meta": ["status": 200, "msg": "OK", "response_id": "demo"] as [String: Any]])
         })
@@ -203,18 +204,40 @@ enum DemoRoutes {
         })
         server.route("/aladin/ItemLookUp.aspx", handler: { request in
             let id = request.queryValue("ItemId") ?? ""
-            if let file = aladinLookups[id] { return json("aladin", file) }
+            if let file = aladinLookups[id] {
+                guard let body = recordings.bytes("aladin", file),
+                      var lookup = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
+                      let items = lookup["item"] as? [[String: Any]]
+                else { return json("aladin", file) }
+                lookup["item"] = items.map(DemoRoutes.withoutCover)
+                return OpenLibraryDemo.encoded(lookup)
+            }
             let found = entry("aladin", aladinLists, key: "item") { book in
                 [book["isbn13"], book["isbn"], book["itemId"]].contains { value in value.map { "\($0)" } == id }
             }
-            guard var book = found else {
+            guard let found else {
                 return .json(#"{"errorCode": 8, "errorMessage": "존재하지 않는 상품입니다. (demo: no recording)"}"#)
             }
+            var book = DemoRoutes.withoutCover(found)
             book["description"] = DemoRoutes.noted(book["description"] as? String)
             return OpenLibraryDemo.encoded([
                 "version": "20131101", "totalResults": 1, "startIndex": 1, "itemsPerPage": 1, "query": "", "item": [book],
             ])
         })
+    }
+
+    /// An Aladin item without its cover URL. No image bytes are recorded, and an image is fetched
+    /// from the URL the detail gives: a real host's would be a network call.
+    static func withoutCover(_ book: [String: Any]) -> [String: Any] {
+        var book = book
+        book["cover"] = nil
+        return book
+    }
+
+    /// A GIPHY object without its renditions (`images`, and the 2016 flat `…_url` ones), for the
+    /// reason `withoutCover` gives; its page links (`url`, `embed_url`, `bitly_url`) stay.
+    static func withoutImages(_ gif: [String: Any]) -> [String: Any] {
+        gif.filter { key, _ in key != "images" && !(key.hasSuffix("_url") && !["embed_url", "bitly_url", "source_post_url"].contains(key)) }
     }
 
     /// `synthesisNotice`, then the recorded text it stands before (if any).

@@ -83,6 +83,20 @@ struct DemoDetailTests {
         }
     }
 
+    @Test("the image of each first result is 'not found', never fetched from the provider's image host", arguments: readmeSearches)
+    func firstResultsFetchNoImage(search: String) async throws {
+        let answers = try await Self.withDemoServer { client in
+            var answers: [(id: String, status: HTTPResponse.Status, body: String)] = []
+            for item in try await Self.firstThree(search, client: client) {
+                let answer = try await client.execute(uri: "/api/v1/items/\(item.id)/image", method: .get) { ($0.status, String(buffer: $0.body)) }
+                answers.append((item.id, answer.0, answer.1))
+            }
+            return answers
+        }
+        #expect(answers.count == 3)
+        for answer in answers { #expect(answer.status == .notFound, "\(answer.id): \(answer.body)") }
+    }
+
     @Test("a first result with no recording of its own says its detail was built from the recorded search answer")
     func synthesisedDetailSaysSo() async throws {
         let (first, html) = try await Self.withDemoServer { client in
