@@ -14,13 +14,16 @@ package enum CLIError: Error {
     case configuration(SeekError)
     /// A single-item command failed (detail, image): exit 4.
     case failed(SeekError)
+    /// A detail failed: exit 4, what happened in words (`SeekSession.inWords`), then the cause on a
+    /// line of its own for whoever reads the diagnostics.
+    case unavailable(words: String, cause: SeekError)
     /// The host executable that runs `serve` and `mcp` cannot be run: exit 1.
     case hostUnavailable(String)
 
     var exitCode: Int32 {
         switch self {
         case .usage, .configuration: return ExitStatus.usage
-        case .failed: return ExitStatus.noneAnswered
+        case .failed, .unavailable: return ExitStatus.noneAnswered
         case .hostUnavailable: return 1
         }
     }
@@ -30,6 +33,7 @@ package enum CLIError: Error {
         case .usage(let text): return text
         case .configuration(let error): return error.description
         case .failed(let error): return error.description
+        case .unavailable(let words, let cause): return "\(words)\nseek: cause: \(cause.description)"
         case .hostUnavailable(let text): return text
         }
     }

@@ -1,8 +1,9 @@
 import Foundation
 import SeekCore
 
-/// The outermost call middleware: every answer and every error a provider call yields is made safe
-/// here, once, before any host prints, stores or serves it. Upstream text goes through
+/// The innermost call middleware (the composition root adds it last, next to the provider): every
+/// answer and every error a provider call yields is made safe here, once, before the resilience
+/// stats, the cache or any host prints, stores or serves it. Upstream text goes through
 /// `UntrustedText`, and the keys of every configured provider are redacted from all of it: a key
 /// one provider's upstream echoes is as secret as the calling provider's own.
 public struct SanitizingMiddleware: ProviderMiddleware {

@@ -74,14 +74,21 @@ struct ToolCalls: Sendable {
         do {
             answer = try await session.engine.detailAnswer(id, options: CallOptions())
         } catch {
-            throw ToolFailure.failed(SeekError.wrap(error, provider: id.provider).description)
+            throw unavailable(SeekError.wrap(error, provider: id.provider))
         }
         switch answer.result {
         case .success(let detail):
             return try Self.success(DetailDocument(id: id, answer: answer), text: TextSummaries.detail(detail))
         case .failure(let error):
-            throw ToolFailure.failed(error.description)
+            throw unavailable(error)
         }
+    }
+
+    /// A detail that failed, told in words naming the provider; the cause (URL, status, body excerpt)
+    /// goes to the diagnostics (stderr), not to the assistant.
+    private func unavailable(_ error: SeekError) -> ToolFailure {
+        diagnostics("detail failed: \(error.description)")
+        return ToolFailure.failed(session.inWords(error))
     }
 
     /// `seek trending --format json`: the search document without a query.

@@ -40,6 +40,12 @@ public final class SeekSession: Sendable {
         userState = try container.resolve(UserStateKey.self)
     }
 
+    /// What `error` means to a reader, the provider named by its display name ("Open Library no
+    /// longer has this book."); never a URL or an upstream body, which stay in `error.description`.
+    public func inWords(_ error: SeekError) -> String {
+        error.inWords(error.provider.flatMap { registry.provider($0)?.descriptor })
+    }
+
     /// Opens a session from `settings`, with `extraProviders` after the built-in ones.
     /// - Parameter diagnostics: told, one line at a time, what the user should know that is not a
     ///   call's result (a stale record served, a cache that cannot be used).

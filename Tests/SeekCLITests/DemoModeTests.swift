@@ -42,7 +42,7 @@ struct DemoModeTests {
         let items = result.json?["items"] as? [[String: Any]] ?? []
         #expect(items.count == 5)
         #expect(items.allSatisfy { $0["kind"] as? String == "gif" && ($0["imageURL"] as? String)?.hasPrefix("http") == true })
-        #expect(!result.stdout.contains("demo\""), "the demo key leaked into the output")
+        #expect(!result.stdout.contains("seek-demo-stand-in-key"), "the demo key leaked into the output")
     }
 
     @Test("Aladin's bestseller list with --demo honours --limit")

@@ -34,7 +34,8 @@ struct DetailDocumentTests {
         #expect(entry["count"] as? Int == 0)
         #expect((entry["elapsedMs"] as? Int).map { $0 >= 900 } == true)
         #expect((entry["error"] as? String)?.contains("timed out") == true)
-        #expect(result.stderr.contains("seek: openlibrary: timed out"), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("seek: Open Library took too long to answer."), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("seek: cause: openlibrary: timed out"), "stderr: \(result.stderr)")
     }
 
     @Test("a record that is not there: exit 4, status error, the cause in the document")

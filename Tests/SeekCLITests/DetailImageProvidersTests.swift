@@ -44,6 +44,16 @@ struct DetailImageProvidersTests {
         #expect(result.stderr.contains("not found"))
     }
 
+    @Test("detail of a work Open Library no longer has says so in words first, then the cause")
+    func detailNotFoundInWords() async throws {
+        let harness = try await CLIHarness.start()
+        let result = await harness.run(["detail", "openlibrary:OL999W"])
+        try await harness.stop()
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == "seek: Open Library no longer has this book.", "stderr: \(result.stderr)")
+        #expect(lines.dropFirst().first?.hasPrefix("seek: cause: openlibrary: not found") == true, "stderr: \(result.stderr)")
+    }
+
     @Test("image -o writes the cover's exact bytes")
     func imageWritesExactBytes() async throws {
         let harness = try await CLIHarness.start()

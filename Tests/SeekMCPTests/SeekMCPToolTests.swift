@@ -239,13 +239,14 @@ struct ItemToolTests {
         #expect(result.text.contains("'OL45804W' is not a PROVIDER:ID item id"), "\(result.text)")
     }
 
-    @Test("an item its provider does not have is an error naming the provider and the cause")
+    @Test("an item its provider does not have is an error saying so in words, naming the provider, with no URL")
     func notFound() async throws {
         let harness = try await MCPHarness.start()
         let result = try await harness.call("detail", ["id": "openlibrary:OL999W"])
         try await harness.stop()
         #expect(result.isError == true)
-        #expect(result.text.hasPrefix("openlibrary: not found"), "\(result.text)")
+        #expect(result.text == "Open Library no longer has this book.", "\(result.text)")
+        #expect(!result.text.contains("http") && !result.text.contains("/works/"), "\(result.text)")
     }
 
     @Test("trending is the search document without a query")

@@ -201,7 +201,8 @@ def test_a_malformed_id_is_an_error_and_the_session_goes_on(environment, tmp_pat
 def test_an_unknown_item_is_an_error_naming_its_provider(environment, tmp_path):
     result = with_session(environment, tmp_path, lambda session: session.call_tool("detail", {"id": "openlibrary:OL999W"}))
     assert is_error(result)
-    assert text(result).startswith("openlibrary: not found"), text(result)
+    assert text(result) == "Open Library no longer has this book.", text(result)
+    assert "http" not in text(result) and "/works/" not in text(result), text(result)
 
 
 def test_a_limit_out_of_range_is_an_error(environment, tmp_path):

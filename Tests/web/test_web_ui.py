@@ -115,6 +115,15 @@ def test_a_result_opens_its_detail_page(browser, seek):
     shoot(browser, "detail")
 
 
+def test_an_item_the_provider_no_longer_has_is_told_in_words_without_the_upstream(browser, seek):
+    # The fixture's Open Library answers every edition with 404 {"error": "notfound", ...}.
+    browser.get(seek.url("/items/openlibrary:OL5M"))
+    alert = browser.find_element(By.CSS_SELECTOR, "[role=alert]")
+    assert "Open Library no longer has this book." in alert.text
+    for leak in ("127.0.0.1", "/books/OL5M", "notfound", "HTTP 404"):
+        assert leak not in browser.page_source, leak
+
+
 def test_enter_on_a_result_reached_with_the_arrow_keys_opens_it(browser, seek):
     browser.get(seek.url("/search?q=river"))
     body = browser.find_element(By.TAG_NAME, "body")

@@ -46,7 +46,8 @@ struct DetailCommand: AsyncParsableCommand {
             do {
                 answer = try await session.engine.detailAnswer(id, options: callOptions)
             } catch {
-                throw CLIError.failed(SeekError.wrap(error, provider: id.provider))
+                let failure = SeekError.wrap(error, provider: id.provider)
+                throw CLIError.unavailable(words: session.core.inWords(failure), cause: failure)
             }
             if format == .json { session.context.out(JSONText.pretty(DetailDocument(id: id, answer: answer))) }
             switch answer.result {
@@ -54,7 +55,7 @@ struct DetailCommand: AsyncParsableCommand {
                 if format == .table { session.context.out(DetailText.render(detail)) }
                 return ExitStatus.success
             case .failure(let error):
-                throw CLIError.failed(error)
+                throw CLIError.unavailable(words: session.core.inWords(error), cause: error)
             }
         }
     }

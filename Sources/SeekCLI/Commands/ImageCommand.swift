@@ -211,7 +211,7 @@ struct ImageTarget: Sendable {
     static func seekError(_ error: any Error, provider: String) -> SeekError {
         if let cli = error as? CLIError {
             switch cli {
-            case .failed(let seek), .configuration(let seek): return seek.attributed(to: provider)
+            case .failed(let seek), .configuration(let seek), .unavailable(_, let seek): return seek.attributed(to: provider)
             case .usage(let text): return SeekError(.invalidInput, provider: provider, detail: text)
             case .hostUnavailable(let text): return SeekError(.configuration, provider: provider, detail: text)
             }

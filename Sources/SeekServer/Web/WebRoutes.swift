@@ -43,15 +43,20 @@ struct WebRoutes: Sendable {
     /// A page handler whose failures are pages too (a 4xx/5xx with a message), never JSON.
     func html(_ page: @escaping Page) -> Page {
         let deadline = api.deadline
+        let session = session
         return { request, context in
             do {
                 return try await Deadline.race(deadline) { try await page(request, context) }
             } catch let error as APIError {
                 return render("error", title: "Error", context: ["heading": "That did not work", "message": error.message], status: error.status)
             } catch let error as SeekError {
+                // The reader gets what happened in words; the URL, status and body excerpt (already
+                // redacted by the session's sanitising middleware) go to the log only.
                 let api = APIError.from(error)
                 let heading = api.status == .notFound ? "Not found" : "A provider did not answer"
-                return render("error", title: heading, context: ["heading": heading, "message": error.description], status: api.status)
+                context.logger.notice("page failed", metadata: ["code": "\(api.code)", "cause": "\(error.description)"])
+                let message = session.inWords(error)
+                return render("error", title: heading, context: ["heading": heading, "message": message], status: api.status)
             } catch {
                 context.logger.error("page failed", metadata: ["error": "\(type(of: error))"])
                 return render("error", title: "Error", context: ["heading": "Something went wrong", "message": "The page could not be made."],
@@ -145,7 +150,9 @@ struct WebRoutes: Sendable {
                 do {
                     details.append((other.provider, try await session.engine.detail(other, options: options)))
                 } catch {
-                    failures.append("\(other): \((error as? SeekError)?.cause ?? "failed")")
+                    let failure = SeekError.wrap(error, provider: other.provider)
+                    context.logger.notice("a merged source failed", metadata: ["id": "\(other)", "cause": "\(failure.description)"])
+                    failures.append(session.inWords(failure))
                 }
             }
             let merged = ResultMerger.mergeDetails(details) ?? (detail: first, provenance: [:])

@@ -15,11 +15,11 @@ import Testing
 
 /// How a command line becomes a command, and how a command's session ends.
 @Suite("Parsing and the session's end")
-struct StartUpPathTests {
+struct ParsingAndSessionEndTests {
     // MARK: Parsing
 
-    @Test("a provider command named first parses with its options")
-    func routedParse() throws {
+    @Test("a subcommand named first parses with its options")
+    func subcommandParse() throws {
         let command = try SeekCommand.parseAsRoot(["search", "harbor", "--limit", "5", "--format", "json"])
         let search = try #require(command as? SearchCommand)
         #expect(search.query == "harbor")
@@ -41,8 +41,8 @@ struct StartUpPathTests {
         #expect(help.contains("default: searxng)"))
     }
 
-    @Test("a routed command's usage error reads as the whole tree's: seek search, with the right help hint")
-    func routedErrors() async throws {
+    @Test("a subcommand's usage error names `seek search` and its own help")
+    func subcommandErrors() async throws {
         let harness = try await CLIHarness.start()
         let missing = await harness.run(["search"])
         let unknown = await harness.run(["search", "harbor", "--bogus"])
@@ -54,8 +54,8 @@ struct StartUpPathTests {
         #expect(unknown.stderr.contains("See 'seek search --help'"))
     }
 
-    @Test("--help after a provider command prints the same help as `seek help search`")
-    func routedHelp() async throws {
+    @Test("--help after a subcommand prints the same help as `seek help search`")
+    func subcommandHelp() async throws {
         let harness = try await CLIHarness.start()
         let flag = await harness.run(["search", "--help"])
         let command = await harness.run(["help", "search"])
@@ -65,9 +65,14 @@ struct StartUpPathTests {
         #expect(flag.stdout == command.stdout)
     }
 
-    @Test("the environment read from environ is the one ProcessInfo reports")
+    @Test("the environment read from environ holds every variable, each with the value getenv reads")
     func processEnvironment() {
-        #expect(CLIContext.processEnvironment() == ProcessInfo.processInfo.environment)
+        let environment = CLIContext.processEnvironment()
+        #expect(environment["PATH"] != nil || environment["HOME"] != nil, "no PATH or HOME read: \(environment.keys.sorted())")
+        for (name, value) in environment {
+            #expect(getenv(name).map { String(cString: $0) } == value, "\(name)")
+        }
+        #expect(environment == ProcessInfo.processInfo.environment)
     }
 
     // MARK: History

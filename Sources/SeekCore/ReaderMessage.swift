@@ -1,0 +1,50 @@
+import Foundation
+
+extension SeekError {
+    /// What happened, in words a reader understands, naming the provider by its display name
+    /// (`descriptor`; "The provider" when none is known): "Open Library no longer has this book."
+    ///
+    /// Never the URL, the status line or the upstream's body: those are `description`, for the log.
+    /// Input errors are about what the reader typed, so they keep their own `detail`.
+    public func inWords(_ descriptor: ProviderDescriptor?) -> String {
+        let name = descriptor?.name ?? "The provider"
+        switch kind {
+        case .notFound:
+            return "\(name) no longer has this \(Self.noun(for: descriptor))."
+        case .rateLimited(let retryAfter):
+            let when = retryAfter.map { "in \(Self.format(max(1, $0.rounded(.up)))) seconds" } ?? "in a minute"
+            return "\(name) is receiving too many requests from Seek just now. Try again \(when)."
+        case .suspended(let until):
+            return "\(name) failed several times in a row, so Seek is not asking it until \(Self.timestamp(until)). Try again then."
+        case .timeout:
+            return "\(name) took too long to answer. Try again in a moment."
+        case .network:
+            return "\(name) could not be reached. Check the network connection, or try again later."
+        case .httpStatus(let code) where code >= 500:
+            return "\(name) had a problem of its own and could not answer. Try again later."
+        case .httpStatus, .undecodable, .bodyTooLarge:
+            return "\(name) sent an answer Seek could not read. Try again later."
+        case .unauthorized:
+            return "\(name) refused Seek's API key."
+        case .missingKey(let variable):
+            return "\(name) needs an API key: set \(variable)."
+        case .unsupported(let capability):
+            return "\(name) does not offer \(capability)."
+        case .invalidInput:
+            return detail.isEmpty ? "That request is not valid." : detail
+        case .cancelled:
+            return "The request was cancelled."
+        case .configuration, .notRegistered:
+            return "Seek is not set up correctly; its log says more."
+        }
+    }
+
+    /// What a provider's items are called: "book", "GIF", else "item".
+    static func noun(for descriptor: ProviderDescriptor?) -> String {
+        switch descriptor?.kinds {
+        case [.book]?: return "book"
+        case [.gif]?: return "GIF"
+        default: return "item"
+        }
+    }
+}
