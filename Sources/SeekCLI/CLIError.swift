@@ -14,14 +14,14 @@ package enum CLIError: Error {
     case configuration(SeekError)
     /// A single-item command failed (detail, image): exit 4.
     case failed(SeekError)
-    /// The host executable that runs `serve` and `mcp` cannot be run: exit 1.
+    /// The host executable that runs `serve` and `mcp` cannot be run (missing, another build, not
+    /// `seek-hosts` at all, or an embedding that cannot hand over): a configuration error, exit 64.
     case hostUnavailable(String)
 
     var exitCode: Int32 {
         switch self {
-        case .usage, .configuration: return ExitStatus.usage
+        case .usage, .configuration, .hostUnavailable: return ExitStatus.usage
         case .failed: return ExitStatus.noneAnswered
-        case .hostUnavailable: return 1
         }
     }
 
