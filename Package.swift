@@ -56,6 +56,13 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
+        // Files that are not Swift (web assets, templates, the OpenAPI document, demo recordings) are
+        // compiled into their target by EmbedFiles, so a copied binary carries them; BuildID gives seek
+        // and seek-hosts one id per source tree, which seek checks before it hands its process over.
+        // Both run seek-embed at build time (README, "Files that are not Swift").
+        .executableTarget(name: "seek-embed", swiftSettings: strictSettings),
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["seek-embed"]),
+        .plugin(name: "BuildID", capability: .buildTool(), dependencies: ["seek-embed"]),
         // The contract and the engine: provider protocol, models, ids, errors, statuses, call options
         // and middleware, container, fan-out, merge, rank, cursor, ISBN. Depends on nothing of ours.
         .target(name: "SeekCore", dependencies: [nioLocks], swiftSettings: strictSettings),
@@ -159,8 +166,8 @@ let package = Package(
                 "SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig", "SeekResilience", "SeekLoopback", "SeekImageCache", "SeekStore",
                 "SeekPostgres", "OpenLibraryProvider", "GiphyProvider", "AladinProvider", "DeclaredProvider", nioLocks,
             ],
-            resources: [.copy("Resources/Demo")],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            plugins: ["EmbedFiles"]
         ),
         // Who a request comes from and what it may do, for a public instance: signed visitor cookies,
         // client addresses behind trusted proxies, same-origin writes. Small, so Fuzz/ links it alone.
@@ -184,7 +191,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            plugins: ["EmbedFiles"]
         ),
         // The MCP host: `seek mcp`'s tools, resources and text summaries on the MCP SDK.
         .target(
@@ -205,7 +213,8 @@ let package = Package(
                 "GiphyProvider", nioLocks,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            plugins: ["BuildID"]
         ),
         .executableTarget(name: "seek", dependencies: ["SeekCLI"], swiftSettings: strictSettings),
         // The long-lived hosts as commands: `seek` with `serve` and `mcp` running in-process.
@@ -216,7 +225,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            plugins: ["BuildID"]
         ),
         .executableTarget(name: "seek-hosts", dependencies: ["SeekHosts"], swiftSettings: strictSettings),
         // A fourth provider as a user would write it, and `seek` with it added (Examples/ITBookstore).

@@ -17,14 +17,14 @@ package enum CLIError: Error {
     /// A detail failed: exit 4, what happened in words (`SeekSession.inWords`), then the cause on a
     /// line of its own for whoever reads the diagnostics.
     case unavailable(words: String, cause: SeekError)
-    /// The host executable that runs `serve` and `mcp` cannot be run: exit 1.
+    /// The host executable that runs `serve` and `mcp` cannot be run (missing, another build, not
+    /// `seek-hosts` at all, or an embedding that cannot hand over): a configuration error, exit 64.
     case hostUnavailable(String)
 
     var exitCode: Int32 {
         switch self {
-        case .usage, .configuration: return ExitStatus.usage
+        case .usage, .configuration, .hostUnavailable: return ExitStatus.usage
         case .failed, .unavailable: return ExitStatus.noneAnswered
-        case .hostUnavailable: return 1
         }
     }
 

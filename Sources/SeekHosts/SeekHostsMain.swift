@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SeekCLI
 import SeekConfig
 
@@ -12,6 +13,12 @@ struct SeekWithHostsCommand: AsyncParsableCommand {
 /// providers and serve them (`seek-itbook`).
 public enum SeekHostsMain {
     public static func main(extraProviders: [ProviderFactory] = []) async -> Never {
+        // `seek-hosts --build-id` prints the marker `seek` finds in this file before it hands over
+        // (BuildID); the reference also keeps the marker in an optimised, stripped binary.
+        if CommandLine.arguments.dropFirst().first == "--build-id" {
+            print(SeekBuild.marker)
+            exit(0)
+        }
         await SeekMain.main(root: SeekWithHostsCommand.self, extraProviders: extraProviders)
     }
 }

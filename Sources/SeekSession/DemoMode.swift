@@ -7,7 +7,7 @@ import SeekLoopback
 import SeekResilience
 
 /// `--demo`: the real providers, through the real HTTP transport, against recorded real
-/// responses bundled with Seek, served on loopback inside the process. No network, no keys.
+/// responses compiled into Seek, served on loopback inside the process. No network, no keys.
 public struct DemoMode: Sendable {
     private let server: FixtureServer
 
@@ -23,7 +23,7 @@ public struct DemoMode: Sendable {
 
     /// Starts the demo server; `shutdown()` ends it.
     public static func start() async throws -> DemoMode {
-        let recordings = try DemoRecordings.locate()
+        let recordings = DemoRecordings()
         let server = try await FixtureServer.start()
         DemoRoutes.install(on: server, recordings: recordings)
         return DemoMode(server: server, overrides: [
@@ -46,32 +46,14 @@ public struct DemoMode: Sendable {
     }
 }
 
-/// The folder of bundled recordings.
+/// The recordings (`Resources/Demo`, with their PROVENANCE.md), compiled into the binary by the
+/// EmbedFiles plugin: a `seek` copied anywhere has them.
 struct DemoRecordings: Sendable {
-    let root: URL
+    static let folder = "Resources/Demo"
 
-    /// Finds `Demo/` in the resource bundle next to the executable (or the test bundle).
-    static func locate() throws -> DemoRecordings {
-        var candidates: [URL] = []
-        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
-        var directory = executable.deletingLastPathComponent()
-        for _ in 0..<3 {
-            candidates.append(directory.appendingPathComponent("Seek_SeekSession.resources/Demo"))
-            candidates.append(directory.appendingPathComponent("Seek_SeekSession.bundle/Demo"))
-            directory = directory.deletingLastPathComponent()
-        }
-        if let resources = Bundle.main.resourceURL {
-            candidates.append(resources.appendingPathComponent("Seek_SeekSession.resources/Demo"))
-        }
-        guard let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.appendingPathComponent("PROVENANCE.md").path) })
-        else {
-            throw SeekError(.configuration, detail: "demo recordings not found next to the seek executable (Seek_SeekSession.resources)")
-        }
-        return DemoRecordings(root: found)
-    }
-
+    /// The recording `file` of `provider`, byte for byte.
     func bytes(_ provider: String, _ file: String) -> [UInt8]? {
-        FileManager.default.contents(atPath: root.appendingPathComponent(provider).appendingPathComponent(file).path).map(Array.init)
+        EmbeddedFiles.text("\(Self.folder)/\(provider)/\(file)").map { Array($0.utf8) }
     }
 }
 

@@ -44,7 +44,7 @@ struct HostExecutableTests {
             environment: harness.environment, stdout: stdout, stderr: stderr, extraProviders: [ITBookstoreProvider.factory])
         let code = await SeekMain.run(arguments: ["mcp"], context: context)
         try await harness.stop()
-        #expect(code == 1)
+        #expect(code == 64)
         #expect(stderr.text.contains("SeekHostsMain.main(extraProviders:)"), "stderr: \(stderr.text)")
         #expect(stdout.text.isEmpty)
     }
@@ -54,11 +54,11 @@ struct HostExecutableTests {
         let harness = try await CLIHarness.start()
         let result = await harness.run(["serve", "--port", "0"])
         try await harness.stop()
-        #expect(result.code == 1)
+        #expect(result.code == 64)
         #expect(result.stderr.contains("captured in memory"), "stderr: \(result.stderr)")
     }
 
-    @Test("seek without seek-hosts beside it: serve and mcp exit 1 naming the missing file and how to build it",
+    @Test("seek without seek-hosts beside it: serve and mcp exit 64 naming the missing file and how to build it for seek's configuration",
           .enabled(if: SeekBinary.url != nil, "the seek executable was not built"))
     func missingHostExecutable() async throws {
         let seek = try #require(SeekBinary.url)
@@ -73,9 +73,9 @@ struct HostExecutableTests {
         let mcp = try await offThePool { try SeekBinary.run(["mcp"], environment: environment, executable: alone) }
         try await harness.stop()
         for result in [serve, mcp] {
-            #expect(result.code == 1)
+            #expect(result.code == 64)
             #expect(result.stderr.contains(directory.appendingPathComponent("seek-hosts").path), "stderr: \(result.stderr)")
-            #expect(result.stderr.contains("swift build -c release --product seek-hosts"))
+            #expect(result.stderr.contains(HostExecutable.rebuildHint))
             #expect(result.stdout.isEmpty)
         }
     }

@@ -14,16 +14,16 @@ import Testing
 /// the CLI while it runs.
 @Suite("seek serve as a process", .serialized, .enabled(if: SeekBinary.url != nil, "the seek executable was not built"))
 struct ServeProcessTests {
-    /// A running `seek serve --port 0` and the URL from its port line.
+    /// A running `seek serve --port 0` (and `arguments`) and the URL from its port line.
     final class ServeProcess: Sendable {
         let process: Process
         let url: String
         let stderr: Pipe
 
-        init(environment: [String: String]) async throws {
+        init(environment: [String: String], executable: URL? = SeekBinary.url, arguments: [String] = []) async throws {
             let process = Process()
-            process.executableURL = SeekBinary.url
-            process.arguments = ["serve", "--port", "0"]
+            process.executableURL = executable
+            process.arguments = ["serve", "--port", "0"] + arguments
             process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
             let stderr = Pipe()
             process.standardError = stderr

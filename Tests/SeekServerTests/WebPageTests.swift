@@ -165,6 +165,16 @@ struct WebPageTests {
         #expect(cssHeaders[.contentType] == "text/css; charset=utf-8")
     }
 
+    @Test("the script, the style sheet and the OpenAPI document are served byte for byte as their files in Sources/SeekServer")
+    func servedFilesAreTheRepositoryFiles() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        for (uri, file) in [("/static/app.js", "Web/app.js"), ("/static/app.css", "Web/app.css"), ("/openapi.yaml", "openapi.yaml")] {
+            let (_, _, served) = try await page(uri)
+            let expected = try Data(contentsOf: root.appendingPathComponent("Sources/SeekServer").appendingPathComponent(file))
+            #expect(Array(served.utf8) == Array(expected), "\(uri)")
+        }
+    }
+
     @Test("no key appears in a page, even when a provider's error echoes the request URL")
     func keysNeverLeakIntoPages() async throws {
         let key = try #require(ProviderSamples.keys["SEEK_GIPHY_API_KEY"])
