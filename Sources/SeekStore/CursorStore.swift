@@ -23,17 +23,12 @@ extension CursorStore {
     }
 }
 
-/// The embedded default: the newest `capacity` cursors in this process's memory; an older token is no
-/// longer valid (400, as a forged one).
+/// The embedded default: the `capacity` cursors used most recently, in this process's memory; an
+/// older token is no longer valid (400, as a forged one). Keeping and forgetting are O(1): every
+/// search with a next page keeps one.
 public final class MemoryCursorStore: CursorStore {
-    private struct State {
-        var cursors: [String: SearchCursor] = [:]
-        /// Tokens oldest first, to forget the oldest when full.
-        var order: [String] = []
-    }
-
     public let capacity: Int
-    private let state = NIOLockedValueBox(State())
+    private let state = NIOLockedValueBox(LRUList<SearchCursor>())
 
     public init(capacity: Int = 10_000) {
         self.capacity = max(1, capacity)
@@ -46,18 +41,15 @@ public final class MemoryCursorStore: CursorStore {
     }
 
     public func cursor(for token: String) async -> SearchCursor? {
-        state.withLockedValue { $0.cursors[token] }
+        state.withLockedValue { $0.value(for: token) }
     }
 
-    /// Keeps `cursor` under `token`, forgetting the oldest past the capacity.
+    /// Keeps `cursor` under `token`, forgetting the least recently used past the capacity.
     public func keep(_ cursor: SearchCursor, as token: String) {
-        state.withLockedValue { state in
-            if state.cursors.updateValue(cursor, forKey: token) == nil { state.order.append(token) }
-            if state.order.count > capacity {
-                let dropped = state.order.count - capacity
-                for old in state.order.prefix(dropped) { state.cursors[old] = nil }
-                state.order.removeFirst(dropped)
-            }
+        let capacity = self.capacity
+        state.withLockedValue { list in
+            list.set(cursor, cost: 1, for: token)
+            while list.count > capacity, list.removeOldest() != nil {}
         }
     }
 }
