@@ -93,16 +93,13 @@ trap 'exit 130' INT TERM
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
+# The live processes of a process group.
+group_pids() { ps -e -o pgid=,pid= | awk -v g="$1" '$1 == g { print $2 }'; }
+
 # CPU ticks (user + system, all threads) of every live process in a process group.
 group_ticks() {
-    local total=0 pid stat rest
-    for pid in $(ps -e -o pgid=,pid= | awk -v g="$1" '$1 == g { print $2 }'); do
-        stat="$(cat "/proc/$pid/stat" 2>/dev/null)" || continue
-        rest="${stat##*) }"
-        set -- $rest
-        total=$((total + ${12} + ${13}))
-    done
-    echo "$total"
+    # shellcheck disable=SC2046
+    pid_ticks $(group_pids "$1")
 }
 hz="$(getconf CLK_TCK)"
 
@@ -311,7 +308,7 @@ start_seek() {  # DIR NAME: a new seek serve on new state; sets $seek (its proce
 # Resident memory (MiB) of every live process in a process group, summed (granian: its workers too).
 group_rss() {
     local total=0 pid
-    for pid in $(ps -e -o pgid=,pid= | awk -v g="$1" '$1 == g { print $2 }'); do
+    for pid in $(group_pids "$1"); do
         total=$((total + $(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0)))
     done
     awk -v kb="$total" 'BEGIN { printf "%.1f", kb / 1024 }'
