@@ -4,6 +4,7 @@
 -- Each thread numbers its own requests and appends "+t<thread>n<count>" to the URL, so no two
 -- requests of a run (or of two runs: a random run id is added) ask the same query.
 -- Counts answers that are not 200 or shorter than MIN_BYTES (env), printed as short_answers.
+-- With SAME_QUERY=1 every request is the URL itself (searxng.sh's same-query load).
 local threads = {}
 local next_id = 0
 local min_bytes = tonumber(os.getenv("MIN_BYTES") or "0")
@@ -21,9 +22,12 @@ function init(args)
     short = 0
 end
 
-function request()
-    count = count + 1
-    return wrk.format("GET", wrk.path .. "+r" .. run .. "t" .. thread_id .. "n" .. count)
+-- SAME_QUERY=1 repeats the URL as given (the counting below still applies).
+if os.getenv("SAME_QUERY") ~= "1" then
+    function request()
+        count = count + 1
+        return wrk.format("GET", wrk.path .. "+r" .. run .. "t" .. thread_id .. "n" .. count)
+    end
 end
 
 function response(status, headers, body)

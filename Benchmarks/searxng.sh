@@ -103,22 +103,6 @@ group_ticks() {
 }
 hz="$(getconf CLK_TCK)"
 
-# wrk script: counts answers that are not 200 or whose body is shorter than MIN_BYTES.
-cat > "$work/count.lua" <<'EOF'
-local threads = {}
-local min_bytes = tonumber(os.getenv("MIN_BYTES") or "0")
-function setup(thread) table.insert(threads, thread) end
-function init(args) short = 0 end
-function response(status, headers, body)
-    if status ~= 200 or #body < min_bytes then short = short + 1 end
-end
-function done(summary, latency, requests)
-    local total = 0
-    for _, thread in ipairs(threads) do total = total + thread:get("short") end
-    io.write(string.format("short_answers %d\n", total))
-end
-EOF
-
 to_ms() {  # wrk latency "688.68ms" / "1.20s" / "512.00us" -> milliseconds
     awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n += 0; else if (v ~ /m$/) n *= 60000; else if (v ~ /s$/) n *= 1000; printf "%.1f", n }'
 }
@@ -146,9 +130,10 @@ print(os.path.getsize(path))
 EOF
 }
 
-# measure DELAY ENGINE PGID LATENCY_URL WRK_URL KIND [LABEL [WRK_SCRIPT]]
+# measure DELAY ENGINE PGID LATENCY_URL WRK_URL KIND [LABEL [SAME_QUERY]]: SAME_QUERY 1 (the default)
+# repeats WRK_URL; 0 gives each request a new query (miss.lua, which counts short answers either way).
 measure() {
-    local delay="$1" engine="$2" pgid="$3" latency_url="$4" wrk_url="$5" kind="$6" label="${7:-}" script="${8:-$work/count.lua}"
+    local delay="$1" engine="$2" pgid="$3" latency_url="$4" wrk_url="$5" kind="$6" label="${7:-}" same_query="${8:-1}"
     local full min_bytes out before after pbefore pafter rps p99 short errors requests
     full="$(check_answer "$wrk_url" "$kind")"
     min_bytes=$((full * 9 / 10))
@@ -159,8 +144,8 @@ measure() {
     fi
     for connections in 16 64; do
         before="$(group_ticks "$pgid")"; pbefore="$(pid_ticks "${PROVIDER_PIDS[@]}")"
-        out="$(MIN_BYTES="$min_bytes" timeout $((wrk_seconds + 60)) wrk -t2 -c"$connections" -d"${wrk_seconds}s" \
-            --timeout 10s --latency -s "$script" "$wrk_url")"
+        out="$(SAME_QUERY="$same_query" MIN_BYTES="$min_bytes" timeout $((wrk_seconds + 60)) wrk -t2 -c"$connections" \
+            -d"${wrk_seconds}s" --timeout 10s --latency -s "$here/miss.lua" "$wrk_url")"
         after="$(group_ticks "$pgid")"; pafter="$(pid_ticks "${PROVIDER_PIDS[@]}")"
         requests="$(awk '/requests in/ { print $1 }' <<< "$out")"
         rps="$(awk '/^Requests\/sec/ { printf "%.0f", $2 }' <<< "$out")"
@@ -353,7 +338,7 @@ for delay_ms in $delays_ms; do
         search="$sx/search?q=$query&format=json"
         measure "$delay_ms" "searxng-$server" "$pgid" "$search" "$search" searxng
         # SearXNG has no result cache: a new query per request costs it what the same query does.
-        measure "$delay_ms" "searxng-$server" "$pgid" "" "$sx/search?format=json&q=$query" searxng _miss "$here/miss.lua"
+        measure "$delay_ms" "searxng-$server" "$pgid" "" "$sx/search?format=json&q=$query" searxng _miss 0
         if [[ -n "$first_delay" && "$rss_seconds" != 0 ]]; then
             MIN_BYTES=0 wrk -t2 -c64 -d"${rss_seconds}s" --timeout 10s -s "$here/miss.lua" "$sx/search?format=json&q=$query" > /dev/null
             record "$delay_ms" "searxng-$server" rss "$(group_rss "$pgid")"
@@ -366,7 +351,7 @@ for delay_ms in $delays_ms; do
     miss="$url/api/v1/search?q=$query&providers=openlibrary,giphy,aladin&no_cache=true"
     cached="$url/api/v1/search?q=$query&providers=openlibrary,giphy,aladin"
     measure "$delay_ms" seek "$seek" "$miss" "$cached" seek
-    measure "$delay_ms" seek "$seek" "" "$url/api/v1/search?providers=openlibrary,giphy,aladin&q=$query" seek _miss "$here/miss.lua"
+    measure "$delay_ms" seek "$seek" "" "$url/api/v1/search?providers=openlibrary,giphy,aladin&q=$query" seek _miss 0
     if [[ -n "$first_delay" && "$rss_seconds" != 0 ]]; then
         # A server that has served only this: the miss load, then the cached load on a new one.
         stop_group "$seek"
