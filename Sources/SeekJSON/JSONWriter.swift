@@ -122,18 +122,44 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
-            // Runs without anything to escape are copied whole.
+            guard let base = utf8.baseAddress else { return }
+            let count = utf8.count
+            // Runs without anything to escape are copied whole; they are found eight bytes at a time
+            // (a miss writes about 1,900 strings, and a byte-at-a-time scan was most of their cost).
             var start = 0
-            for index in utf8.indices {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                escape(byte)
-                start = index + 1
+            var index = 0
+            while index < count {
+                if count - index >= 8,
+                    !Self.holdsEscapable(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                {
+                    index += 8
+                    continue
+                }
+                let byte = base[index]
+                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
+                    escape(byte)
+                    start = index + 1
+                }
+                index += 1
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base + start, count: count - start))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of the eight bytes in `word` is a control character, a quote or a backslash: the
+    /// classic "has a zero byte" / "has a byte less than n" word tests, exact for whether any byte matches.
+    @inline(__always)
+    static func holdsEscapable(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- ones &* 0x20) & ~word & highBits
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        let quote = (quotes &- ones) & ~quotes & highBits
+        let backslash = (backslashes &- ones) & ~backslashes & highBits
+        return (control | quote | backslash) != 0
     }
 
     private mutating func escape(_ byte: UInt8) {

@@ -48,6 +48,26 @@ struct JSONWriterTests {
         }
     }
 
+    @Test("every ASCII byte, at every place of an eight-byte word and across two, is escaped as JSONEncoder escapes it")
+    func everyByteAtEveryOffset() throws {
+        for byte in UInt8(0)..<0x80 {
+            for offset in 0..<17 {
+                var bytes = Array(repeating: UInt8(ascii: "a"), count: 17)
+                bytes[offset] = byte
+                let text = String(decoding: bytes, as: UTF8.self)
+                #expect(JSONWriter.text(text) == (try foundation(text, pretty: false)), "byte \(byte) at \(offset)")
+            }
+        }
+    }
+
+    @Test("bytes of multi-byte characters are never taken for ones to escape, whatever their place in a word")
+    func multiByteCharactersAtEveryOffset() throws {
+        for prefix in 0..<9 {
+            let text = String(repeating: "x", count: prefix) + "é😀한국어\u{2028}\u{85}ÿ" + String(repeating: "y", count: 9)
+            #expect(JSONWriter.text(text) == (try foundation(text, pretty: false)), "after \(prefix) ASCII bytes")
+        }
+    }
+
     @Test("object keys come out in the order they are written, not sorted or hashed")
     func keyOrder() {
         var writer = JSONWriter()
