@@ -66,11 +66,20 @@ public struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable {
     }
 
     /// Applies `change` to the state under an exclusive lock and stores the result; returns what `change` returns.
-    /// Keep `change` quick: other processes wait for the lock meanwhile.
+    /// Keep `change` quick and free of side effects: other processes wait for the lock meanwhile, and
+    /// it may run twice (once on the empty state without the lock, see below).
     @discardableResult
     public func update<T: Sendable>(_ change: (inout State) -> T) -> T {
         guard let url else { return updateInMemory(change) }
         let paths = StateFilePaths(url.path)
+        // Most updates find the empty state and leave it so (a closed breaker admits a call and records
+        // its success): one stat(2) tells, with no lock taken and nothing written. Replacement is atomic,
+        // so the empty file seen is what the lock would have shown at that moment.
+        if StateFileIO.isEmptyOrMissing(paths.data), fallback() == nil {
+            var state = empty
+            let result = change(&state)
+            if state == empty { return result }
+        }
         guard let lock = StateFileIO.lock(paths) else {
             // No lock, no write: the state carries on in memory, from the file's if it can be read.
             return updateInMemory(change) { StateFileIO.contents(of: paths.data).map(decode) ?? empty }
@@ -206,6 +215,13 @@ enum StateFileIO {
     /// A failed close loses nothing here (nothing was written through it).
     static func unlock(_ fd: Int32) {
         _ = close(fd)
+    }
+
+    /// Whether `path` names no file or an empty regular file: the empty state, known without opening it.
+    static func isEmptyOrMissing(_ path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return errno == ENOENT }
+        return (status.st_mode & S_IFMT) == S_IFREG && status.st_size == 0
     }
 
     /// The whole file at `path`; nil when it is missing or cannot be read (a folder in its place, EIO).

@@ -92,21 +92,55 @@ struct AtomicStateFileTests {
 
     @Test("reading takes no lock: a read goes through while another process holds the update lock")
     func readersTakeNoLock() async throws {
-        let flock = URL(fileURLWithPath: "/usr/bin/flock")
-        try #require(FileManager.default.isExecutableFile(atPath: flock.path), "needs util-linux flock(1)")
+        let folder = try resilienceTemporaryDirectory()
+        let file = LockedStateFile(url: folder.appendingPathComponent("state.json"), empty: [String]())
+        file.update { $0 = ["stored"] }
+        let (state, first) = try await whileAnotherProcessHoldsTheLock(of: "state.json", in: folder) { file.read() }
+        #expect(state == ["stored"])
+        #expect(first, "the read waited for the other process's lock")
+    }
+
+    @Test("an update that finds the empty state and leaves it so takes no lock and writes nothing")
+    func emptyStateKeptWithoutTheLock() async throws {
         let folder = try resilienceTemporaryDirectory()
         let url = folder.appendingPathComponent("state.json")
         let file = LockedStateFile(url: url, empty: [String]())
-        file.update { $0 = ["stored"] }
+        file.update { $0 = [] }
+        let (count, first) = try await whileAnotherProcessHoldsTheLock(of: "state.json", in: folder) {
+            file.update { state in state.count }
+        }
+        #expect(count == 0)
+        #expect(first, "the update waited for the other process's lock")
+        #expect(!FileManager.default.fileExists(atPath: url.path), "nothing was stored for the empty state")
+    }
+
+    @Test("an update that changes the empty state is stored, as before")
+    func changeFromTheEmptyStateIsStored() throws {
+        let url = try resilienceTemporaryDirectory().appendingPathComponent("state.json")
+        let file = LockedStateFile(url: url, empty: [String]())
+        file.update { $0 = [] }
+        #expect(file.update { state -> Int in state.append("first"); return state.count } == 1)
+        #expect(try stored(url) == ["first"])
+        file.update { $0 = [] }
+        #expect(file.read() == [], "emptied again: an empty file")
+    }
+
+    /// Runs `body` while flock(1), another process, holds the update lock of state file `name` in
+    /// `folder`; returns what `body` returned and whether it finished before that process let go.
+    private func whileAnotherProcessHoldsTheLock<T>(
+        of name: String, in folder: URL, _ body: () -> T
+    ) async throws -> (T, finishedFirst: Bool) {
+        let flock = URL(fileURLWithPath: "/usr/bin/flock")
+        try #require(FileManager.default.isExecutableFile(atPath: flock.path), "needs util-linux flock(1)")
         let locked = folder.appendingPathComponent("locked")
         let proceed = folder.appendingPathComponent("proceed")
         let released = folder.appendingPathComponent("released")
         // flock(1) holds the update lock until told to let go (or for 20 s), leaving a marker when it
-        // has it and another just before letting go: a read that waited for it would come after that.
+        // has it and another just before letting go: a call that waited for it would come after that.
         let holder = Process()
         holder.executableURL = flock
         holder.arguments = [
-            "--exclusive", folder.appendingPathComponent(".state.json.lock").path, "--command",
+            "--exclusive", folder.appendingPathComponent(".\(name).lock").path, "--command",
             "touch '\(locked.path)'; for i in $(seq 400); do [ -e '\(proceed.path)' ] && break; sleep 0.05; done; touch '\(released.path)'",
         ]
         try holder.run()
@@ -115,13 +149,12 @@ struct AtomicStateFileTests {
             try await Task.sleep(for: .milliseconds(10))
         }
         try #require(FileManager.default.fileExists(atPath: locked.path), "flock(1) never took the lock")
-        let state = file.read()
-        let readFirst = !FileManager.default.fileExists(atPath: released.path)
+        let value = body()
+        let first = !FileManager.default.fileExists(atPath: released.path)
         try Data().write(to: proceed)
         // Waiting without blocking a thread of the cooperative pool.
         while holder.isRunning { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(state == ["stored"])
-        #expect(readFirst, "the read waited for the other process's lock")
+        return (value, first)
     }
 
     @Test("many updates leave only the state file and its hidden lock file in the folder")
