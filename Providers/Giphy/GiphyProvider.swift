@@ -230,7 +230,8 @@ public struct GiphyProvider: SearchProvider {
         }
         let snippet = response.snippet(redacting: client.secrets)
         let said = message ?? (snippet.isEmpty ? "HTTP \(status)" : snippet)
-        return client.scrub(SeekError(kind, provider: Self.id, detail: "\(said) (\(Redaction.redact(url: url)))"))
+        return client.scrub(
+            SeekError(kind, provider: Self.id, detail: "\(said) (\(Redaction.redact(url: url)))", retryAfter: response.retryAfterDate()))
     }
 
     private func page(from envelope: GiphyEnvelope, request: SearchRequest, ceiling: Int) -> SearchPage {

@@ -177,10 +177,10 @@ public struct RateLimitedTransport: HTTPTransport {
         let reservation = await store.reserve(host, limit: limit, maxWait: maxWait)
         switch reservation {
         case .refused(let wait):
-            CallObserver.current?.noteThrottledLocally()
             throw SeekError(
                 .rateLimited(retryAfterSeconds: wait.rounded(.up)),
-                detail: "seek's own limit for \(host) (\(limit)) would make this request wait \(SeekError.format(wait.rounded(.up)))s")
+                detail: "seek's own limit for \(host) (\(limit)) would make this request wait \(SeekError.format(wait.rounded(.up)))s",
+                throttledLocally: true)
         case .granted(let wait):
             var outgoing = request
             if wait > 0 {

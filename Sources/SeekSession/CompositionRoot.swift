@@ -14,7 +14,6 @@ import SeekStore
 
 /// Container keys for the services a session shares.
 public enum SettingsKey: ContainerKey { public typealias Value = Settings }
-public enum TransportKey: ContainerKey { public typealias Value = any HTTPTransport }
 public enum ProvidersKey: ContainerKey { public typealias Value = ProviderRegistry }
 public enum EngineKey: ContainerKey { public typealias Value = SearchEngine }
 /// The one image cache every host and provider image goes through (SeekImageCache).
@@ -34,8 +33,9 @@ public enum CompositionRoot {
     /// The content ratings a call may ask for (the providers that filter by one accept these).
     public static let contentRatings: Set<String> = GiphyProvider.ratings
 
-    /// Builds the frozen container: settings, the shared transport, the providers, the middleware
-    /// every call goes through (the cache outermost, then breakers and stats, then sanitising) and the engine.
+    /// Builds the frozen container: settings, the providers, the middleware every call goes through (the
+    /// cache outermost, then breakers and stats, then sanitising), the engine (built once) and the image
+    /// store (built on first use). `SeekSession.init` resolves the session's services from it, in one place.
     static func build(
         settings: Settings, transport: any HTTPTransport, extraProviders: [ProviderFactory],
         diagnostics: @escaping @Sendable (String) -> Void
@@ -59,10 +59,10 @@ public enum CompositionRoot {
         }
         let registry = try ProviderRegistry(providers)
         let tuning = try ProviderTuning.load(from: settings, providers: registry.ids)
-        let deadlines = SearchEngine(registry: registry, tuning: tuning)
         var middlewares: [any ProviderMiddleware] = []
         if let caching = userState.cachingMiddleware(staleAfter: { context in
-            CachingMiddleware.staleAfter(deadline: deadlines.timeout(for: context.provider, override: context.options.timeout))
+            CachingMiddleware.staleAfter(
+                deadline: SearchEngine.timeout(for: context.provider, override: context.options.timeout, tuning: tuning))
         }) {
             middlewares.append(caching)
         }
@@ -75,7 +75,6 @@ public enum CompositionRoot {
 
         var builder = ContainerBuilder()
         builder.register(SettingsKey.self, settings)
-        builder.register(TransportKey.self, transport)
         // Checked now (a mistake is a configuration error for every command), built on first use.
         let imageCache = try ImageCacheConfiguration(settings: settings)
         builder.register(ImageStoreKey.self) { ImageCache(configuration: imageCache, transport: transport) }
