@@ -71,8 +71,11 @@ public struct GiphyProvider: SearchProvider {
             weight: settings.number(provider: Self.id, key: "weight") ?? 1)
     }
 
-    /// How the composition root builds GIPHY.
-    public static let factory = ProviderFactory(id: id) { try GiphyProvider(environment: $0) }
+    /// How the composition root builds this provider, and its policy: a beta key has 100 calls an hour;
+    /// `rating` filters by GIPHY's ratings; its demo is GiphyDemo.swift.
+    public static let factory = ProviderFactory(
+        id: id, defaultRateLimit: RateLimit(requests: 100, per: .seconds(3600), burst: 100), contentRatings: ratings, demo: demo
+    ) { try GiphyProvider(environment: $0) }
 
     public var isConfigured: Bool { apiKey != nil }
 

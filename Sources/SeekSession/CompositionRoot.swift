@@ -20,6 +20,8 @@ public enum EngineKey: ContainerKey { public typealias Value = SearchEngine }
 public enum ImageStoreKey: ContainerKey { public typealias Value = any ImageStore }
 /// The user's state: favourites, history and the response cache.
 public enum UserStateKey: ContainerKey { public typealias Value = UserState }
+/// The content ratings the registered providers filter by.
+public enum ContentRatingsKey: ContainerKey { public typealias Value = Set<String> }
 
 /// The one place that lists providers and wires a session's services together.
 public enum CompositionRoot {
@@ -30,8 +32,14 @@ public enum CompositionRoot {
         AladinProvider.factory,
     ]
 
-    /// The content ratings a call may ask for (the providers that filter by one accept these).
-    public static let contentRatings: Set<String> = GiphyProvider.ratings
+    /// The content ratings a call may ask for before a session is open: those the built-in providers
+    /// declare (`SeekSession.contentRatings` adds those of the providers a session registers).
+    public static let contentRatings: Set<String> = ratings(declaredBy: builtInProviders)
+
+    /// The ratings some provider of `factories` filters by.
+    static func ratings(declaredBy factories: [ProviderFactory]) -> Set<String> {
+        factories.reduce(into: []) { $0.formUnion($1.contentRatings) }
+    }
 
     /// Builds the frozen container: settings, the providers, the middleware every call goes through (the
     /// cache outermost, then breakers and stats, then sanitising), the engine (built once) and the image
@@ -55,7 +63,7 @@ public enum CompositionRoot {
         // Providers the config file declares ("jsonProviders"), validated here: a mistake is a configuration error.
         let declared = try JSONDeclaredProvider.factories(settings: settings, reservedIDs: Set(coded.map(\.id)))
         let providers = try (coded + declared).map { factory in
-            try factory.make(ProviderEnvironment(settings: settings, transport: try resilience.transport(for: factory.id, base: transport)))
+            try factory.make(ProviderEnvironment(settings: settings, transport: try resilience.transport(for: factory, base: transport)))
         }
         let registry = try ProviderRegistry(providers)
         let tuning = try ProviderTuning.load(from: settings, providers: registry.ids)
@@ -82,6 +90,7 @@ public enum CompositionRoot {
         builder.register(ResilienceKey.self, resilience)
         builder.register(UserStateKey.self, userState)
         builder.register(EngineKey.self, engine)
+        builder.register(ContentRatingsKey.self, ratings(declaredBy: coded + declared))
         return builder.freeze()
     }
 
