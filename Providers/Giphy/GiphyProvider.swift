@@ -26,6 +26,8 @@ public struct GiphyProvider: SearchProvider {
     public static let trendingOffsetCeiling = 500
     /// The content ratings GIPHY's `rating` parameter accepts.
     public static let ratings: Set<String> = ["g", "pg", "pg-13", "r"]
+    /// `ratings` as messages list them: `g, pg, pg-13, r`.
+    static let ratingList = ratings.sorted().joined(separator: ", ")
 
     public let descriptor: ProviderDescriptor
     public let baseURL: URL
@@ -62,7 +64,7 @@ public struct GiphyProvider: SearchProvider {
         if let rating, !Self.ratings.contains(rating) {
             throw SeekError(
                 .configuration, provider: Self.id,
-                detail: "\(Self.ratingVariable) must be one of g, pg, pg-13, r (got \(rating))")
+                detail: "\(Self.ratingVariable) must be one of \(Self.ratingList) (got \(rating))")
         }
         let timeout = try settings.providerTimeout(Self.id) ?? .seconds(10)
         self.init(
@@ -93,7 +95,7 @@ public struct GiphyProvider: SearchProvider {
     func rating(for options: CallOptions) throws -> String? {
         guard let asked = options.rating?.trimmed().lowercased(), !asked.isEmpty else { return rating }
         guard Self.ratings.contains(asked) else {
-            throw SeekError(.invalidInput, provider: Self.id, detail: "the rating must be one of g, pg, pg-13, r (got \(asked))")
+            throw SeekError(.invalidInput, provider: Self.id, detail: "the rating must be one of \(Self.ratingList) (got \(asked))")
         }
         return asked
     }
