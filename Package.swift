@@ -137,19 +137,22 @@ let package = Package(
             name: "OpenLibraryProvider",
             dependencies: ["SeekCore", "SeekCatalog", "SeekJSON", "SeekHTTP", "SeekConfig"],
             path: "Providers/OpenLibrary",
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            plugins: ["EmbedFiles"]
         ),
         .target(
             name: "GiphyProvider",
             dependencies: ["SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig"],
             path: "Providers/Giphy",
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            plugins: ["EmbedFiles"]
         ),
         .target(
             name: "AladinProvider",
             dependencies: ["SeekCore", "SeekCatalog", "SeekJSON", "SeekHTTP", "SeekConfig"],
             path: "Providers/Aladin",
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            plugins: ["EmbedFiles"]
         ),
         // Providers declared in the config file ("jsonProviders"): URL templates and JSON paths.
         .target(
@@ -234,7 +237,8 @@ let package = Package(
             name: "ITBookstoreProvider",
             dependencies: ["SeekCore", "SeekCatalog", "SeekJSON", "SeekHTTP", "SeekConfig"],
             path: "Examples/ITBookstore/Sources/ITBookstoreProvider",
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            plugins: ["EmbedFiles"]
         ),
         .executableTarget(
             name: "seek-itbook",

@@ -57,8 +57,11 @@ public struct AladinProvider: SearchProvider {
             weight: settings.number(provider: Self.id, key: "weight") ?? 1)
     }
 
-    /// How the composition root builds Aladin.
-    public static let factory = ProviderFactory(id: id) { try AladinProvider(environment: $0) }
+    /// How the composition root builds this provider, and its policy: Aladin states no rate (its daily
+    /// quota is reported in the body), so it gets a polite pace; its demo is AladinDemo.swift.
+    public static let factory = ProviderFactory(
+        id: id, defaultRateLimit: RateLimit(requests: 2, per: .seconds(1), burst: 10), demo: demo
+    ) { try AladinProvider(environment: $0) }
 
     public var isConfigured: Bool { apiKey != nil }
 

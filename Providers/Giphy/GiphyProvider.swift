@@ -26,6 +26,8 @@ public struct GiphyProvider: SearchProvider {
     public static let trendingOffsetCeiling = 500
     /// The content ratings GIPHY's `rating` parameter accepts.
     public static let ratings: Set<String> = ["g", "pg", "pg-13", "r"]
+    /// `ratings` as messages list them: `g, pg, pg-13, r`.
+    static let ratingList = ratings.sorted().joined(separator: ", ")
 
     public let descriptor: ProviderDescriptor
     public let baseURL: URL
@@ -62,7 +64,7 @@ public struct GiphyProvider: SearchProvider {
         if let rating, !Self.ratings.contains(rating) {
             throw SeekError(
                 .configuration, provider: Self.id,
-                detail: "\(Self.ratingVariable) must be one of g, pg, pg-13, r (got \(rating))")
+                detail: "\(Self.ratingVariable) must be one of \(Self.ratingList) (got \(rating))")
         }
         let timeout = try settings.providerTimeout(Self.id) ?? .seconds(10)
         self.init(
@@ -71,8 +73,11 @@ public struct GiphyProvider: SearchProvider {
             weight: settings.number(provider: Self.id, key: "weight") ?? 1)
     }
 
-    /// How the composition root builds GIPHY.
-    public static let factory = ProviderFactory(id: id) { try GiphyProvider(environment: $0) }
+    /// How the composition root builds this provider, and its policy: a beta key has 100 calls an hour;
+    /// `rating` filters by GIPHY's ratings; its demo is GiphyDemo.swift.
+    public static let factory = ProviderFactory(
+        id: id, defaultRateLimit: RateLimit(requests: 100, per: .seconds(3600), burst: 100), contentRatings: ratings, demo: demo
+    ) { try GiphyProvider(environment: $0) }
 
     public var isConfigured: Bool { apiKey != nil }
 
@@ -90,7 +95,7 @@ public struct GiphyProvider: SearchProvider {
     func rating(for options: CallOptions) throws -> String? {
         guard let asked = options.rating?.trimmed().lowercased(), !asked.isEmpty else { return rating }
         guard Self.ratings.contains(asked) else {
-            throw SeekError(.invalidInput, provider: Self.id, detail: "the rating must be one of g, pg, pg-13, r (got \(asked))")
+            throw SeekError(.invalidInput, provider: Self.id, detail: "the rating must be one of \(Self.ratingList) (got \(asked))")
         }
         return asked
     }
@@ -230,7 +235,8 @@ public struct GiphyProvider: SearchProvider {
         }
         let snippet = response.snippet(redacting: client.secrets)
         let said = message ?? (snippet.isEmpty ? "HTTP \(status)" : snippet)
-        return client.scrub(SeekError(kind, provider: Self.id, detail: "\(said) (\(Redaction.redact(url: url)))"))
+        return client.scrub(
+            SeekError(kind, provider: Self.id, detail: "\(said) (\(Redaction.redact(url: url)))", retryAfter: response.retryAfterDate()))
     }
 
     private func page(from envelope: GiphyEnvelope, request: SearchRequest, ceiling: Int) -> SearchPage {

@@ -27,8 +27,11 @@ public struct OpenLibraryProvider: SearchProvider {
     /// the detail's deadline, at most this long, and never after half of what is left of it.
     public static let maxAuthorWait: Duration = .seconds(3)
 
-    /// How the composition root builds this provider.
-    public static let factory = ProviderFactory(id: "openlibrary") { try OpenLibraryProvider(environment: $0) }
+    /// How the composition root builds this provider, and its policy: Open Library asks for 1–3 requests a
+    /// second (its nginx allows bursts of 200); its demo is OpenLibraryDemo.swift.
+    public static let factory = ProviderFactory(
+        id: "openlibrary", defaultRateLimit: RateLimit(requests: 3, per: .seconds(1), burst: 20), demo: demo
+    ) { try OpenLibraryProvider(environment: $0) }
 
     public let descriptor: ProviderDescriptor
     /// The API base (`https://openlibrary.org`); a path in it is kept.

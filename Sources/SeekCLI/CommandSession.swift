@@ -25,7 +25,7 @@ package struct Session: Sendable {
         let context = CLIContext.current
         let demoMode: DemoMode?
         do {
-            demoMode = demo ? try await DemoMode.start() : nil
+            demoMode = demo ? try await DemoMode.start(extraProviders: context.extraProviders) : nil
         } catch {
             throw CLIError.usage(SeekError.wrap(error).cause)
         }

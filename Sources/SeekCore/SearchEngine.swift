@@ -157,6 +157,11 @@ public struct SearchEngine: Sendable {
 
     /// A provider's deadline: the override, else its tuning, else its descriptor's default.
     public func timeout(for provider: any SearchProvider, override: Duration? = nil) -> Duration {
+        Self.timeout(for: provider, override: override, tuning: tuning)
+    }
+
+    /// The same rule without an engine, for middleware built before the engine they go into (the cache's staleness).
+    public static func timeout(for provider: any SearchProvider, override: Duration?, tuning: [String: ProviderTuning]) -> Duration {
         override ?? tuning[provider.descriptor.id]?.timeout ?? provider.descriptor.defaultTimeout
     }
 

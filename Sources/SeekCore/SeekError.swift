@@ -28,11 +28,18 @@ public struct SeekError: Error, Sendable, Hashable, CustomStringConvertible {
     public var provider: String?
     /// A short human explanation; never contains a secret.
     public var detail: String
+    /// When the service asked to be called again (its `Retry-After` on a 429 or 503, as a date): the
+    /// circuit breaker cools the provider down until then. Nil when it named no time.
+    public var retryAfter: Date?
+    /// Seek's own rate limit refused the request before it was sent: the service itself did not fail.
+    public var throttledLocally: Bool
 
-    public init(_ kind: Kind, provider: String? = nil, detail: String = "") {
+    public init(_ kind: Kind, provider: String? = nil, detail: String = "", retryAfter: Date? = nil, throttledLocally: Bool = false) {
         self.kind = kind
         self.provider = provider
         self.detail = detail
+        self.retryAfter = retryAfter
+        self.throttledLocally = throttledLocally
     }
 
     /// The same error attributed to `provider` unless it already names one.

@@ -134,6 +134,13 @@ extension HTTPResponse {
     /// `1e19`, a date in the year 9999) gets a day; nobody waits on it longer than that anyway.
     public static let maxRetryAfterSeconds: Double = 86_400
 
+    /// When a 429 or 503 asks to be called again (`now` plus its `Retry-After`), for the error a provider
+    /// throws to carry to the circuit breaker; nil for other statuses or without a usable `Retry-After`.
+    public func retryAfterDate(now: Date = Date()) -> Date? {
+        guard status == 429 || status == 503, let seconds = retryAfter(now: now) else { return nil }
+        return now + seconds
+    }
+
     /// `Retry-After` in seconds from now (delta-seconds or an HTTP date), capped at `maxRetryAfterSeconds`.
     /// Nil when there is none or it is not a number ≥ 0 or a date (`-1`, `nan`, empty).
     public func retryAfter(now: Date = Date()) -> Double? {

@@ -74,7 +74,7 @@ public struct ProviderClient: Sendable {
         var detail = where_
         let snippet = response.snippet(redacting: secrets)
         if !snippet.isEmpty { detail += " — \(snippet)" }
-        throw scrub(SeekError(kind, provider: provider, detail: detail))
+        throw scrub(SeekError(kind, provider: provider, detail: detail, retryAfter: response.retryAfterDate()))
     }
 
     /// Reads a response body as untyped JSON; failure is `.undecodable` saying what is wrong and where.

@@ -3,45 +3,15 @@ import SeekCore
 import SeekConfig
 import SeekHTTP
 import SeekJSON
-import NIOConcurrencyHelpers
-
-/// What the transports of one provider call noticed on the way, for `ResilienceMiddleware` to act on:
-/// a server's `Retry-After` (which a status-mapped error no longer carries) and local throttling.
-/// Set as a task-local for the duration of a call; child tasks inherit it.
-public final class CallObserver: Sendable {
-    private struct Notes {
-        var retryAfterUntil: Date?
-        var throttledLocally = false
-    }
-
-    private let notes = NIOLockedValueBox(Notes())
-
-    @TaskLocal public static var current: CallObserver?
-
-    public init() {}
-
-    /// A 429 or 503 asked the client to wait until `date`.
-    public func noteRetryAfter(until date: Date) {
-        notes.withLockedValue { notes in
-            notes.retryAfterUntil = max(notes.retryAfterUntil ?? date, date)
-        }
-    }
-
-    /// seek's own rate limit refused a request (the service itself did not fail).
-    public func noteThrottledLocally() {
-        notes.withLockedValue { $0.throttledLocally = true }
-    }
-
-    public var retryAfterUntil: Date? { notes.withLockedValue { $0.retryAfterUntil } }
-    public var throttledLocally: Bool { notes.withLockedValue { $0.throttledLocally } }
-}
 
 /// Each provider's calls behind its circuit breaker: while a breaker is open the provider is not
 /// called and the call fails at once with `.suspended(until:)`; every call's outcome feeds the
 /// breaker and the stats. Providers without a breaker here, and unconfigured ones, pass straight on.
 ///
 /// A call cancelled from outside (the engine cancels a provider when the search's deadline passes)
-/// counts as a timeout when it was cancelled while waiting for the provider.
+/// counts as a timeout when it was cancelled while waiting for the provider. What a failure says about
+/// the service comes with the error itself: the service's `Retry-After` date and whether seek's own
+/// rate limit refused the request (`SeekError.retryAfter`, `SeekError.throttledLocally`).
 public struct ResilienceMiddleware: ProviderMiddleware {
     /// Each provider's breaker, by provider id.
     public let breakers: [String: CircuitBreaker]
@@ -72,11 +42,10 @@ public struct ResilienceMiddleware: ProviderMiddleware {
             throw SeekError(.suspended(until: until), provider: id, detail: detail)
         }
         let probe = decision == .probe
-        let observer = CallObserver()
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            let response = try await CallObserver.$current.withValue(observer) { try await next(request, context) }
+            let response = try await next(request, context)
             let elapsed = clock.now - start
             await breaker.record(.success, probe: probe)
             let n = response.count
@@ -88,7 +57,7 @@ public struct ResilienceMiddleware: ProviderMiddleware {
             if Task.isCancelled, Self.isCancellation(seek) {
                 seek = SeekError(.timeout(seconds: elapsed.seconds), provider: id, detail: "the search's deadline passed")
             }
-            await breaker.record(Self.classify(seek, observer: observer, now: breaker.clock.now()), probe: probe)
+            await breaker.record(Self.classify(seek, now: breaker.clock.now()), probe: probe)
             stats?.record(provider: id, status: ProviderStatus(error: seek), elapsed: elapsed, count: 0, error: seek)
             throw error
         }
@@ -100,8 +69,8 @@ public struct ResilienceMiddleware: ProviderMiddleware {
     }
 
     /// What an error says about the service's health.
-    static func classify(_ error: SeekError, observer: CallObserver, now: Date) -> BreakerOutcome {
-        let retryAfter = observer.retryAfterUntil.map { max(0, $0.timeIntervalSince(now)) }
+    static func classify(_ error: SeekError, now: Date) -> BreakerOutcome {
+        let retryAfter = error.retryAfter.map { max(0, $0.timeIntervalSince(now)) }
         let reason = SeekError(error.kind).cause
         switch error.kind {
         case .network, .timeout, .undecodable, .bodyTooLarge:
@@ -110,7 +79,7 @@ public struct ResilienceMiddleware: ProviderMiddleware {
             return .failure(reason: reason, retryAfter: code == 503 ? retryAfter : nil, rateLimited: false)
         case .rateLimited(let seconds):
             // seek's own limiter refusing is not the service failing.
-            if observer.throttledLocally { return .neutral }
+            if error.throttledLocally { return .neutral }
             return .failure(reason: "rate limited", retryAfter: retryAfter ?? seconds, rateLimited: true)
         case .httpStatus, .notFound, .unauthorized:
             return .success

@@ -36,7 +36,8 @@ public struct RetryPolicy: Sendable, Hashable {
 
 /// An `HTTPTransport` that retries GETs on connection errors and on 502/503/504 with full-jitter
 /// exponential backoff, never past the request's own time budget, and never on other 4xx (a 429 only
-/// when its `Retry-After` is short). It also tells the call's `CallObserver` about `Retry-After`s it sees.
+/// when its `Retry-After` is short). A `Retry-After` too long to wait for stays on the response it returns,
+/// for the provider's error to carry to the circuit breaker.
 public struct RetryingTransport: HTTPTransport {
     public let base: any HTTPTransport
     public let policy: RetryPolicy
@@ -64,7 +65,6 @@ public struct RetryingTransport: HTTPTransport {
             let wait: Duration
             do {
                 let response = try await base.send(outgoing)
-                noteRetryAfter(response)
                 guard attempt < policy.maxAttempts, let delay = retryDelay(for: response, retry: attempt) else {
                     return response
                 }
@@ -110,12 +110,5 @@ public struct RetryingTransport: HTTPTransport {
 
     private func fits(_ wait: Duration, before deadline: Date) -> Bool {
         clock.now() + wait.seconds + policy.minimumAttemptTime.seconds <= deadline
-    }
-
-    private func noteRetryAfter(_ response: HTTPResponse) {
-        guard response.status == 429 || response.status == 503,
-              let observer = CallObserver.current else { return }
-        let now = clock.now()
-        if let seconds = response.retryAfter(now: now) { observer.noteRetryAfter(until: now + seconds) }
     }
 }

@@ -14,13 +14,14 @@ import SeekStore
 
 /// Container keys for the services a session shares.
 public enum SettingsKey: ContainerKey { public typealias Value = Settings }
-public enum TransportKey: ContainerKey { public typealias Value = any HTTPTransport }
 public enum ProvidersKey: ContainerKey { public typealias Value = ProviderRegistry }
 public enum EngineKey: ContainerKey { public typealias Value = SearchEngine }
 /// The one image cache every host and provider image goes through (SeekImageCache).
 public enum ImageStoreKey: ContainerKey { public typealias Value = any ImageStore }
 /// The user's state: favourites, history and the response cache.
 public enum UserStateKey: ContainerKey { public typealias Value = UserState }
+/// The content ratings the registered providers filter by.
+public enum ContentRatingsKey: ContainerKey { public typealias Value = Set<String> }
 
 /// The one place that lists providers and wires a session's services together.
 public enum CompositionRoot {
@@ -31,11 +32,18 @@ public enum CompositionRoot {
         AladinProvider.factory,
     ]
 
-    /// The content ratings a call may ask for (the providers that filter by one accept these).
-    public static let contentRatings: Set<String> = GiphyProvider.ratings
+    /// The content ratings a call may ask for before a session is open: those the built-in providers
+    /// declare (`SeekSession.contentRatings` adds those of the providers a session registers).
+    public static let contentRatings: Set<String> = ratings(declaredBy: builtInProviders)
 
-    /// Builds the frozen container: settings, the shared transport, the providers, the middleware
-    /// every call goes through (the cache outermost, then breakers and stats, then sanitising) and the engine.
+    /// The ratings some provider of `factories` filters by.
+    static func ratings(declaredBy factories: [ProviderFactory]) -> Set<String> {
+        factories.reduce(into: []) { $0.formUnion($1.contentRatings) }
+    }
+
+    /// Builds the frozen container: settings, the providers, the middleware every call goes through (the
+    /// cache outermost, then breakers and stats, then sanitising), the engine (built once) and the image
+    /// store (built on first use). `SeekSession.init` resolves the session's services from it, in one place.
     static func build(
         settings: Settings, transport: any HTTPTransport, extraProviders: [ProviderFactory],
         diagnostics: @escaping @Sendable (String) -> Void
@@ -55,14 +63,14 @@ public enum CompositionRoot {
         // Providers the config file declares ("jsonProviders"), validated here: a mistake is a configuration error.
         let declared = try JSONDeclaredProvider.factories(settings: settings, reservedIDs: Set(coded.map(\.id)))
         let providers = try (coded + declared).map { factory in
-            try factory.make(ProviderEnvironment(settings: settings, transport: try resilience.transport(for: factory.id, base: transport)))
+            try factory.make(ProviderEnvironment(settings: settings, transport: try resilience.transport(for: factory, base: transport)))
         }
         let registry = try ProviderRegistry(providers)
         let tuning = try ProviderTuning.load(from: settings, providers: registry.ids)
-        let deadlines = SearchEngine(registry: registry, tuning: tuning)
         var middlewares: [any ProviderMiddleware] = []
         if let caching = userState.cachingMiddleware(staleAfter: { context in
-            CachingMiddleware.staleAfter(deadline: deadlines.timeout(for: context.provider, override: context.options.timeout))
+            CachingMiddleware.staleAfter(
+                deadline: SearchEngine.timeout(for: context.provider, override: context.options.timeout, tuning: tuning))
         }) {
             middlewares.append(caching)
         }
@@ -75,7 +83,6 @@ public enum CompositionRoot {
 
         var builder = ContainerBuilder()
         builder.register(SettingsKey.self, settings)
-        builder.register(TransportKey.self, transport)
         // Checked now (a mistake is a configuration error for every command), built on first use.
         let imageCache = try ImageCacheConfiguration(settings: settings)
         builder.register(ImageStoreKey.self) { ImageCache(configuration: imageCache, transport: transport) }
@@ -83,6 +90,7 @@ public enum CompositionRoot {
         builder.register(ResilienceKey.self, resilience)
         builder.register(UserStateKey.self, userState)
         builder.register(EngineKey.self, engine)
+        builder.register(ContentRatingsKey.self, ratings(declaredBy: coded + declared))
         return builder.freeze()
     }
 

@@ -35,15 +35,6 @@ public struct ResilienceServices: Sendable {
     /// Each client's search budget on a public server: in memory, or shared by a fleet in the database.
     public let clientBuckets: any RateLimitStore
 
-    /// Built-in limits, from each service's published etiquette: Open Library asks for 1–3 requests a
-    /// second (its nginx allows bursts of 200); a GIPHY beta key has 100 calls an hour; Aladin states no
-    /// rate (its daily quota is reported in the body), so it gets Open Library's polite pace.
-    static let defaultRateLimits: [String: RateLimit] = [
-        "openlibrary": RateLimit(requests: 3, per: .seconds(1), burst: 20),
-        "giphy": RateLimit(requests: 100, per: .seconds(3600), burst: 100),
-        "aladin": RateLimit(requests: 2, per: .seconds(1), burst: 10),
-    ]
-
     init(settings: Settings, clock: ResilienceClock = .system, stores: CoordinationStores? = nil) {
         self.settings = settings
         self.stats = ProviderStatsStore(url: settings.cacheDirectory.appendingPathComponent("stats.jsonl"))
@@ -65,15 +56,18 @@ public struct ResilienceServices: Sendable {
 
     // MARK: Transport
 
-    /// The transport provider `id` calls through: retries around a per-host rate limit around `base`.
-    func transport(for id: String, base: any HTTPTransport) throws -> any HTTPTransport {
-        let (limit, explicit) = try rateLimit(for: id)
+    /// The transport the provider `factory` builds calls through: retries around a per-host rate limit
+    /// (the one the provider declares, unless a setting names another) around `base`.
+    func transport(for factory: ProviderFactory, base: any HTTPTransport) throws -> any HTTPTransport {
+        let id = factory.id
+        let (limit, explicit) = try rateLimit(for: id, declared: factory.defaultRateLimit)
         let limited = RateLimitedTransport(base, limit: limit, store: buckets, exemptLoopback: !explicit, clock: clock)
         return RetryingTransport(limited, policy: try retryPolicy(for: id), clock: clock)
     }
 
-    /// The provider's rate limit and whether the user set it (a built-in default spares loopback hosts).
-    func rateLimit(for id: String) throws -> (limit: RateLimit?, explicit: Bool) {
+    /// The provider's rate limit and whether the user set it (the default `declared` by the provider
+    /// spares loopback hosts).
+    func rateLimit(for id: String, declared: RateLimit?) throws -> (limit: RateLimit?, explicit: Bool) {
         let variable = "SEEK_\(Self.variableName(id))_RATE_LIMIT"
         if let text = settings.string(variable) {
             guard let parsed = RateLimit.parse(text) else {
@@ -89,7 +83,7 @@ public struct ResilienceServices: Sendable {
             }
             return (parsed, true)
         }
-        return (Self.defaultRateLimits[id], false)
+        return (declared, false)
     }
 
     func retryPolicy(for id: String) throws -> RetryPolicy {

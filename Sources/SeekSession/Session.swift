@@ -19,6 +19,8 @@ public final class SeekSession: Sendable {
     public let engine: SearchEngine
     public let resilience: ResilienceServices
     public let userState: UserState
+    /// The content ratings a call may ask for: those some registered provider filters by.
+    public let contentRatings: Set<String>
     private let transport: AsyncHTTPTransport
     private let closing = NIOLockedValueBox<Task<Void, Never>?>(nil)
     /// The search last written to the history, and when: the same search again within a minute is
@@ -38,6 +40,7 @@ public final class SeekSession: Sendable {
         engine = try container.resolve(EngineKey.self)
         resilience = try container.resolve(ResilienceKey.self)
         userState = try container.resolve(UserStateKey.self)
+        contentRatings = try container.resolve(ContentRatingsKey.self)
     }
 
     /// What `error` means to a reader, the provider named by its display name ("Open Library no

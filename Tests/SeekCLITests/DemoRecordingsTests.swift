@@ -1,19 +1,35 @@
 import Foundation
+import ITBookstoreProvider
+import SeekConfig
 @testable import SeekSession
 import Testing
 
 @Suite("the demo recordings inside the binary")
 struct DemoRecordingsTests {
-    @Test("every recording under Sources/SeekSession/Resources/Demo is compiled in, byte for byte")
+    /// Each provider with a demo, and the folder of its recordings in the repository.
+    static let folders: [(factory: ProviderFactory, folder: String)] = [
+        (CompositionRoot.builtInProviders[0], "Providers/OpenLibrary/Demo"),
+        (CompositionRoot.builtInProviders[1], "Providers/Giphy/Demo"),
+        (CompositionRoot.builtInProviders[2], "Providers/Aladin/Demo"),
+        (ITBookstoreProvider.factory, "Examples/ITBookstore/Sources/ITBookstoreProvider/Demo"),
+    ]
+
+    @Test("every recording in a provider's Demo folder is compiled into the provider, byte for byte")
     func everyRecordingIsEmbeddedByteForByte() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let folder = root.appendingPathComponent("Sources/SeekSession").appendingPathComponent(DemoRecordings.folder)
-        let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".json") } ?? []
-        for file in files {
-            let parts = file.split(separator: "/", maxSplits: 1).map(String.init)
-            let expected = try Data(contentsOf: folder.appendingPathComponent(file))
-            #expect(parts.count == 2 && DemoRecordings().bytes(parts[0], parts[1]) == Array(expected), "\(file)")
+        #expect(Self.folders.map(\.factory.id) == ["openlibrary", "giphy", "aladin", "itbook"])
+        var count = 0
+        for (factory, folder) in Self.folders {
+            let demo = try #require(factory.demo, "\(factory.id) declares no demo")
+            let directory = root.appendingPathComponent(folder)
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
+            #expect(!files.isEmpty, "\(folder)")
+            for file in files {
+                let expected = try Data(contentsOf: directory.appendingPathComponent(file))
+                #expect(demo.recording(file).map { Array($0.utf8) } == Array(expected), "\(folder)/\(file)")
+                count += 1
+            }
         }
-        #expect(files.count >= 11, "\(files)")
+        #expect(count >= 14, "\(count) recordings")
     }
 }

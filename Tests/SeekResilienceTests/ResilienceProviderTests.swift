@@ -145,6 +145,36 @@ struct ResilienceProviderTests {
         #expect(await provider.breaker.phase.suspendedUntil != nil)
     }
 
+    @Test("the Retry-After date a provider's error carries reaches the breaker: one 503 cools it down until then")
+    func retryAfterFromTheError() async throws {
+        let fake = FakeResilienceClock()
+        let until = fake.now + 300
+        let base = ScriptedProvider(answers: [SeekError(.httpStatus(503), provider: "scripted", retryAfter: until)])
+        let (provider, _) = try resilient(base, fake)
+        await #expect(throws: SeekError.self) { try await provider.search(SearchRequest(query: "x")) }
+        #expect(await provider.breaker.phase.suspendedUntil == until)
+    }
+
+    @Test("a 503 whose error carries no Retry-After date does not open the breaker on its own")
+    func noRetryAfterInTheError() async throws {
+        let fake = FakeResilienceClock()
+        let base = ScriptedProvider(answers: [SeekError(.httpStatus(503), provider: "scripted")])
+        let (provider, _) = try resilient(base, fake)
+        await #expect(throws: SeekError.self) { try await provider.search(SearchRequest(query: "x")) }
+        #expect(await provider.breaker.phase == .closed)
+    }
+
+    @Test("an error saying seek's own rate limit refused the request never opens the breaker")
+    func throttledLocallyIsNeutral() async throws {
+        let fake = FakeResilienceClock()
+        let refused = SeekError(.rateLimited(retryAfterSeconds: 36), provider: "scripted", throttledLocally: true)
+        let base = ScriptedProvider(answers: Array(repeating: refused, count: 5))
+        let (provider, _) = try resilient(base, fake)
+        for _ in 0..<5 { _ = try? await provider.search(SearchRequest(query: "x")) }
+        #expect(base.calls == 5)
+        #expect(await provider.breaker.phase == .closed)
+    }
+
     @Test("an unconfigured provider is not guarded: it says 'no key' even while its breaker is open")
     func unconfiguredPassesThrough() async throws {
         let fake = FakeResilienceClock()

@@ -6,7 +6,7 @@ import SeekHTTP
 import SeekJSON
 
 /// IT Bookstore (`api.itbook.store/1.0`) as a Seek provider: search, detail and new releases.
-/// Written as a user would: one file, on the contract (SeekCore) and the provider-side modules SeekHTTP,
+/// Written as a user would: one file (and its demo answers in Demo/), on the contract (SeekCore) and the provider-side modules SeekHTTP,
 /// SeekJSON, SeekConfig and SeekCatalog (see docs/writing-a-provider.md).
 public struct ITBookstoreProvider: SearchProvider {
     public static let id = "itbook"
@@ -15,8 +15,11 @@ public struct ITBookstoreProvider: SearchProvider {
     /// The API serves ten books a page, whatever the caller asks for.
     public static let pageSize = 10
 
-    /// How `seek-itbook` adds this provider to `seek`.
-    public static let factory = ProviderFactory(id: id) { try ITBookstoreProvider(environment: $0) }
+    /// How `seek-itbook` adds this provider to `seek`, and its policy: the API publishes no rate, so a
+    /// polite two a second; `--demo` serves the answers in Demo/ (`demo`, at the end of this file).
+    public static let factory = ProviderFactory(
+        id: id, defaultRateLimit: RateLimit(requests: 2, per: .seconds(1), burst: 5), demo: demo
+    ) { try ITBookstoreProvider(environment: $0) }
 
     public let descriptor = ProviderDescriptor(
         id: Self.id, name: "IT Bookstore", kinds: [.book], capabilities: [.search, .detail, .image, .trending],
@@ -117,4 +120,41 @@ public struct ITBookstoreProvider: SearchProvider {
               url.scheme == "http" || url.scheme == "https", url.host != nil else { return nil }
         return url
     }
+}
+
+// MARK: Demo
+
+extension ITBookstoreProvider {
+    /// What `--demo` serves: the answers in Demo/ (see its PROVENANCE.md), compiled in by the EmbedFiles plugin.
+    static let demo = ProviderDemo(
+        settings: [urlVariable: .url(path: "")],
+        routes: [
+            DemoRoute("/search/*") { request in
+                // `/search/{query}/{page}`: the sample answers a query about its books, on its first page.
+                let parts = request.path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
+                let query = parts.dropFirst().first?.lowercased() ?? ""
+                let first = parts.count < 3 || parts.last == "1"
+                guard first, ["devops", "mongodb", "securing"].contains(where: { query.contains($0) }) else {
+                    return .json(#"{"error": "0", "total": "0", "books": []}"#)
+                }
+                return .recording(demoFile("search_devops_sample.json"), named: "search_devops_sample.json")
+            },
+            DemoRoute("/new") { _ in .recording(demoFile("new_sample.json"), named: "new_sample.json") },
+            DemoRoute("/books/*") { request in
+                let isbn = request.lastSegment
+                if isbn == "9781617294136" {
+                    return .recording(demoFile("book_9781617294136_sample.json"), named: "book_9781617294136_sample.json")
+                }
+                let lists = ["search_devops_sample.json", "new_sample.json"].map(demoFile)
+                guard var book = ProviderDemo.entry(in: lists, key: "books", where: { $0["isbn13"] as? String == isbn }) else {
+                    return .object(["error": "[books] Invalid request: \(isbn)"])
+                }
+                book["error"] = "0"
+                book["desc"] = ProviderDemo.noted(nil)
+                return .object(book)
+            },
+        ],
+        recording: demoFile)
+
+    private static func demoFile(_ name: String) -> String? { EmbeddedFiles.text("Demo/" + name) }
 }
