@@ -1,10 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekHTTP
-import SeekJSON
-import SeekResilience
 import SeekSession
 
 /// Where text goes: the process's stdout/stderr, or a buffer in tests.

@@ -1,10 +1,7 @@
 import ArgumentParser
 import Foundation
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekHTTP
-import SeekJSON
-import SeekResilience
 import SeekSession
 
 /// `seek`: one search over several sources.

@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
+import SeekKit
 
 /// Where circuit breakers keep their state, by breaker key (`openlibrary@openlibrary.org`). Each
 /// transition is one atomic step, so every process or instance sharing the store sees one breaker.

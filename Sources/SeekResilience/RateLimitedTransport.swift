@@ -1,8 +1,6 @@
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 
 /// A request rate: `requests` per `per`, with up to `burst` sent back to back.
 public struct RateLimit: Sendable, Hashable, CustomStringConvertible {

@@ -1,8 +1,6 @@
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 import NIOConcurrencyHelpers
 
 /// What the transports of one provider call noticed on the way, for `ResilienceMiddleware` to act on:

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import SeekCore
-import SeekJSON
+import SeekKit
 import SeekSession
 
 /// An error as the API answers it: a status and `{ "error": { "code": "...", "message": "..." } }`,

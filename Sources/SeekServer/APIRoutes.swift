@@ -3,7 +3,7 @@ import Hummingbird
 import Logging
 import SeekCore
 import SeekImageCache
-import SeekJSON
+import SeekKit
 import SeekSession
 import SeekStore
 import ServiceLifecycle

@@ -4,7 +4,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import SeekAccess
-import SeekConfig
+import SeekKit
 import SeekCore
 import SeekResilience
 import SeekStore

@@ -1,7 +1,7 @@
 import Logging
 import NIOCore
 import NIOHTTPTypes
-import SeekConfig
+import SeekKit
 import SeekCore
 
 /// How long a connection may take to send a request head (`SEEK_HEADER_TIMEOUT`) and may sit idle

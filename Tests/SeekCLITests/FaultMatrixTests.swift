@@ -8,10 +8,8 @@ import Darwin
 import AladinProvider
 import Foundation
 import SeekCLI
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekHTTP
-import SeekJSON
 import SeekLoopback
 import SeekResilience
 import SeekSession

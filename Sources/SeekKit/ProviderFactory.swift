@@ -1,5 +1,4 @@
 import SeekCore
-import SeekHTTP
 
 /// How the composition root builds a provider from the process's settings and shared transport.
 public struct ProviderFactory: Sendable {

@@ -8,9 +8,6 @@ import Darwin
 import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
 
 /// A small JSON state file that several `seek` processes (and tasks of one process) read and change
 /// safely, and that a kill, a crash or a full disk at any moment leaves holding a whole state, old or new.
@@ -275,10 +272,10 @@ enum StateFileIO {
 
 /// `flock(2)`-locked file access of the stats log (which appends and compacts in place), and the
 /// folder making the state files use too.
-enum LockedFile {
+package enum LockedFile {
     /// Opens and locks `url`; nil when the file cannot be used. Writers (`exclusive`, or `create`)
     /// create the file and its directory if needed; readers never create anything.
-    static func openLocked(_ url: URL, exclusive: Bool, create: Bool = false, append: Bool = false) -> Int32? {
+    package static func openLocked(_ url: URL, exclusive: Bool, create: Bool = false, append: Bool = false) -> Int32? {
         let path = url.path
         let writes = exclusive || create
         let flags = writes ? O_RDWR | O_CREAT | O_CLOEXEC | (append ? O_APPEND : 0) : O_RDONLY | O_CLOEXEC
@@ -299,7 +296,7 @@ enum LockedFile {
     /// Creates `path` and its missing parents, as `mkdir -p` does; true when it is a directory then.
     /// `mkdir(2)` directly: `FileManager`'s `createDirectory` costs ~0.2 ms a call on Linux, and a
     /// search's state files are opened on the way to every request.
-    static func makeDirectories(_ path: String) -> Bool {
+    package static func makeDirectories(_ path: String) -> Bool {
         if mkdir(path, 0o777) == 0 { return true }
         switch errno {
         case EEXIST:
@@ -317,12 +314,12 @@ enum LockedFile {
         }
     }
 
-    static func unlockAndClose(_ fd: Int32) {
+    package static func unlockAndClose(_ fd: Int32) {
         _ = flock(fd, LOCK_UN)
         close(fd)
     }
 
-    static func readAll(_ fd: Int32) -> Data {
+    package static func readAll(_ fd: Int32) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var offset: off_t = 0
@@ -337,7 +334,7 @@ enum LockedFile {
     }
 
     /// Makes `data` the whole file.
-    static func replaceContents(_ fd: Int32, with data: Data) {
+    package static func replaceContents(_ fd: Int32, with data: Data) {
         var written = 0
         data.withUnsafeBytes { bytes in
             while written < bytes.count {
@@ -351,7 +348,7 @@ enum LockedFile {
     }
 
     /// The file's size in bytes.
-    static func size(_ fd: Int32) -> Int? {
+    package static func size(_ fd: Int32) -> Int? {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return nil }
         return Int(info.st_size)
