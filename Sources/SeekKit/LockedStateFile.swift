@@ -27,21 +27,21 @@ import SeekCore
 /// shared by every instance for the same path: its later reads and updates see that state, other
 /// processes still see the file's. The next update whose write succeeds stores it and leaves memory.
 /// A file that does not decode (written by hand, or by something else) reads as the empty state.
-public struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable {
+package struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable {
     /// Where the state lives; nil keeps it in process memory only.
-    public let url: URL?
+    package let url: URL?
     private let memoryName: String?
     private let empty: State
 
     /// State kept in the file at `url` (its directory is created on first use).
-    public init(url: URL, empty: State) {
+    package init(url: URL, empty: State) {
         self.url = url
         self.memoryName = nil
         self.empty = empty
     }
 
     /// State kept only in this process's memory, shared by every instance with the same `name`.
-    public init(inMemory name: String, empty: State) {
+    package init(inMemory name: String, empty: State) {
         self.url = nil
         self.memoryName = name
         self.empty = empty
@@ -56,7 +56,7 @@ public struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable {
 
     /// The current state; a missing or unreadable file reads as the empty state (or as the state this
     /// process keeps in memory after the file could not be written).
-    public func read() -> State {
+    package func read() -> State {
         guard let url else { return memoryState() }
         if let kept = fallback() { return decode(kept) }
         return StateFileIO.contents(of: url.path).map(decode) ?? empty
@@ -65,7 +65,7 @@ public struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable {
     /// Applies `change` to the state under an exclusive lock and stores the result; returns what `change` returns.
     /// Keep `change` quick: other processes wait for the lock meanwhile.
     @discardableResult
-    public func update<T: Sendable>(_ change: (inout State) -> T) -> T {
+    package func update<T: Sendable>(_ change: (inout State) -> T) -> T {
         guard let url else { return updateInMemory(change) }
         let paths = StateFilePaths(url.path)
         guard let lock = StateFileIO.lock(paths) else {
@@ -102,7 +102,7 @@ public struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable {
 
     /// Makes the state empty again: an empty file (replaced under the lock like any update), or an
     /// empty state in memory when the file cannot be written.
-    public func reset() {
+    package func reset() {
         let empty = self.empty
         update { $0 = empty }
         if url == nil { memoryStore.withLockedValue { $0[memoryKey] = nil } }
