@@ -12,7 +12,8 @@ let nioLocks = Target.Dependency.product(name: "NIOConcurrencyHelpers", package:
 let package = Package(
     name: "Seek",
     platforms: [.macOS(.v15)],
-    // What an embedder uses; every other target is internal to the package (its seams are `package`).
+    // What an embedder uses; every other target is internal to the package (its seams `package` where no
+    // product's API needs them).
     products: [
         // The provider contract and the engine.
         .library(name: "SeekCore", targets: ["SeekCore"]),
