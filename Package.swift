@@ -12,28 +12,26 @@ let nioLocks = Target.Dependency.product(name: "NIOConcurrencyHelpers", package:
 let package = Package(
     name: "Seek",
     platforms: [.macOS(.v15)],
+    // What an embedder uses; every other target is internal to the package (its seams `package` where no
+    // product's API needs them).
     products: [
+        // The provider contract and the engine.
         .library(name: "SeekCore", targets: ["SeekCore"]),
-        .library(name: "SeekJSON", targets: ["SeekJSON"]),
-        .library(name: "SeekCatalog", targets: ["SeekCatalog"]),
-        .library(name: "SeekHTTP", targets: ["SeekHTTP"]),
-        .library(name: "SeekConfig", targets: ["SeekConfig"]),
-        .library(name: "SeekResilience", targets: ["SeekResilience"]),
-        .library(name: "SeekLoopback", targets: ["SeekLoopback"]),
-        .library(name: "SeekTesting", targets: ["SeekTesting"]),
+        // What a provider is written with: the transport role, the provider client, settings, JSON, ISBNs.
+        .library(name: "SeekKit", targets: ["SeekKit"]),
+        // The provider conformance kit, with the loopback fixture server and a real transport to test against.
+        .library(name: "SeekTesting", targets: ["SeekTesting", "SeekLoopback", "SeekHTTPClient"]),
+        // The built-in providers.
+        .library(name: "SeekProviders", targets: ["OpenLibraryProvider", "GiphyProvider", "AladinProvider", "DeclaredProvider"]),
+        // Embedding: open a session (providers, caches, stores and breakers built by the composition root).
         .library(name: "SeekSession", targets: ["SeekSession"]),
-        .library(name: "SeekServer", targets: ["SeekServer"]),
-        .library(name: "SeekAccess", targets: ["SeekAccess"]),
-        .library(name: "SeekCLI", targets: ["SeekCLI"]),
-        .library(name: "SeekMCP", targets: ["SeekMCP"]),
-        .library(name: "SeekHosts", targets: ["SeekHosts"]),
-        .library(name: "OpenLibraryProvider", targets: ["OpenLibraryProvider"]),
-        .library(name: "GiphyProvider", targets: ["GiphyProvider"]),
-        .library(name: "AladinProvider", targets: ["AladinProvider"]),
-        .library(name: "DeclaredProvider", targets: ["DeclaredProvider"]),
+        // `seek` with extra providers added: SeekHostsMain with serve and mcp in-process (as Examples/ITBookstore's
+        // seek-itbook does), or SeekCLI's SeekMain for a command line alone.
+        .library(name: "SeekHosts", targets: ["SeekHosts", "SeekCLI"]),
+        // The shared image cache on its own (Benchmarks/ measures it alone).
         .library(name: "SeekImageCache", targets: ["SeekImageCache"]),
-        .library(name: "SeekStore", targets: ["SeekStore"]),
-        .library(name: "ITBookstoreProvider", targets: ["ITBookstoreProvider"]),
+        // Visitor cookies and client addresses for a public instance, for an embedder's own server (Fuzz/ links it alone).
+        .library(name: "SeekAccess", targets: ["SeekAccess"]),
         .executable(name: "seek", targets: ["seek"]),
         .executable(name: "seek-hosts", targets: ["seek-hosts"]),
         .executable(name: "seek-itbook", targets: ["seek-itbook"]),
@@ -66,15 +64,16 @@ let package = Package(
         // The contract and the engine: provider protocol, models, ids, errors, statuses, call options
         // and middleware, container, fan-out, merge, rank, cursor, ISBN. Depends on nothing of ours.
         .target(name: "SeekCore", dependencies: [nioLocks], swiftSettings: strictSettings),
-        // Reading ISBNs out of catalogue text (labels, qualifiers, several per field, any script's digits), for providers.
-        .target(name: "SeekCatalog", dependencies: ["SeekCore"], swiftSettings: strictSettings),
-        // Untyped JSON in one pass, JSON text out in written order, dot paths.
-        .target(name: "SeekJSON", dependencies: ["SeekCore"], swiftSettings: strictSettings),
-        // The HTTP transport on AsyncHTTPClient, and the client providers call their APIs with.
+        // The provider kit: the HTTP transport role and its messages, the client providers call their
+        // APIs with (redaction, sanitising, untrusted text), settings (environment over the config file)
+        // and what providers are built from, JSON in and out, ISBNs in catalogue text, locked state files.
+        // A provider imports SeekCore and this, nothing else of ours.
+        .target(name: "SeekKit", dependencies: ["SeekCore", nioLocks], swiftSettings: strictSettings),
+        // The HTTP transport on AsyncHTTPClient: for the session that opens it and for tests, never a provider.
         .target(
-            name: "SeekHTTP",
+            name: "SeekHTTPClient",
             dependencies: [
-                "SeekCore", "SeekJSON",
+                "SeekCore", "SeekKit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -82,12 +81,10 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // Settings (environment over the config file) and what providers are built from.
-        .target(name: "SeekConfig", dependencies: ["SeekCore", "SeekJSON", "SeekHTTP"], swiftSettings: strictSettings),
         // Circuit breakers, rate limits, retries and per-provider stats, shared by every process.
         .target(
             name: "SeekResilience",
-            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig", nioLocks, .product(name: "Metrics", package: "swift-metrics")],
+            dependencies: ["SeekCore", "SeekKit", nioLocks, .product(name: "Metrics", package: "swift-metrics")],
             swiftSettings: strictSettings
         ),
         // A loopback HTTP server that replays recorded answers: demo mode and the tests.
@@ -104,18 +101,18 @@ let package = Package(
         // Test support: the shared fixtures and the provider conformance kit.
         .target(
             name: "SeekTesting",
-            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig", "SeekLoopback", nioLocks],
+            dependencies: ["SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "SeekImageCache",
-            dependencies: ["SeekCore", "SeekHTTP", "SeekConfig", "SeekResilience", nioLocks, .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["SeekCore", "SeekKit", nioLocks, .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .target(
             name: "SeekStore",
             dependencies: [
-                "SeekCore", "SeekJSON", "SeekConfig", nioLocks, .product(name: "GRDB", package: "GRDB.swift"),
+                "SeekCore", "SeekKit", nioLocks, .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
@@ -125,7 +122,7 @@ let package = Package(
         .target(
             name: "SeekPostgres",
             dependencies: [
-                "SeekCore", "SeekJSON", "SeekStore", "SeekResilience", nioLocks,
+                "SeekCore", "SeekStore", "SeekResilience", nioLocks,
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
@@ -135,21 +132,21 @@ let package = Package(
         ),
         .target(
             name: "OpenLibraryProvider",
-            dependencies: ["SeekCore", "SeekCatalog", "SeekJSON", "SeekHTTP", "SeekConfig"],
+            dependencies: ["SeekCore", "SeekKit"],
             path: "Providers/OpenLibrary",
             swiftSettings: strictSettings,
             plugins: ["EmbedFiles"]
         ),
         .target(
             name: "GiphyProvider",
-            dependencies: ["SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig"],
+            dependencies: ["SeekCore", "SeekKit"],
             path: "Providers/Giphy",
             swiftSettings: strictSettings,
             plugins: ["EmbedFiles"]
         ),
         .target(
             name: "AladinProvider",
-            dependencies: ["SeekCore", "SeekCatalog", "SeekJSON", "SeekHTTP", "SeekConfig"],
+            dependencies: ["SeekCore", "SeekKit"],
             path: "Providers/Aladin",
             swiftSettings: strictSettings,
             plugins: ["EmbedFiles"]
@@ -157,7 +154,7 @@ let package = Package(
         // Providers declared in the config file ("jsonProviders"): URL templates and JSON paths.
         .target(
             name: "DeclaredProvider",
-            dependencies: ["SeekCore", "SeekCatalog", "SeekJSON", "SeekHTTP", "SeekConfig"],
+            dependencies: ["SeekCore", "SeekKit"],
             path: "Providers/Declared",
             swiftSettings: strictSettings
         ),
@@ -166,7 +163,7 @@ let package = Package(
         .target(
             name: "SeekSession",
             dependencies: [
-                "SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig", "SeekResilience", "SeekLoopback", "SeekImageCache", "SeekStore",
+                "SeekCore", "SeekKit", "SeekHTTPClient", "SeekResilience", "SeekLoopback", "SeekImageCache", "SeekStore",
                 "SeekPostgres", "OpenLibraryProvider", "GiphyProvider", "AladinProvider", "DeclaredProvider", nioLocks,
             ],
             swiftSettings: strictSettings,
@@ -183,8 +180,7 @@ let package = Package(
         .target(
             name: "SeekServer",
             dependencies: [
-                "SeekCore", "SeekJSON", "SeekConfig", "SeekSession", "SeekStore", "SeekImageCache", "SeekMCP", "SeekAccess",
-                "SeekResilience", nioLocks,
+                "SeekCore", "SeekKit", "SeekSession", "SeekStore", "SeekImageCache", "SeekMCP", "SeekAccess", "SeekResilience",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -201,7 +197,7 @@ let package = Package(
         .target(
             name: "SeekMCP",
             dependencies: [
-                "SeekCore", "SeekJSON", "SeekSession", "SeekStore",
+                "SeekCore", "SeekKit", "SeekSession", "SeekStore",
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -212,8 +208,7 @@ let package = Package(
         .target(
             name: "SeekCLI",
             dependencies: [
-                "SeekCore", "SeekJSON", "SeekHTTP", "SeekConfig", "SeekResilience", "SeekSession", "SeekImageCache", "SeekStore",
-                "GiphyProvider", nioLocks,
+                "SeekCore", "SeekKit", "SeekSession", "SeekImageCache", "SeekStore", "SeekResilience", nioLocks,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings,
@@ -224,7 +219,7 @@ let package = Package(
         .target(
             name: "SeekHosts",
             dependencies: [
-                "SeekCLI", "SeekConfig", "SeekServer", "SeekMCP", "SeekSession",
+                "SeekCore", "SeekKit", "SeekCLI", "SeekServer", "SeekMCP", "SeekSession",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -235,7 +230,7 @@ let package = Package(
         // A fourth provider as a user would write it, and `seek` with it added (Examples/ITBookstore).
         .target(
             name: "ITBookstoreProvider",
-            dependencies: ["SeekCore", "SeekCatalog", "SeekJSON", "SeekHTTP", "SeekConfig"],
+            dependencies: ["SeekCore", "SeekKit"],
             path: "Examples/ITBookstore/Sources/ITBookstoreProvider",
             swiftSettings: strictSettings,
             plugins: ["EmbedFiles"]
@@ -246,24 +241,55 @@ let package = Package(
             path: "Examples/ITBookstore/Sources/seek-itbook",
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "SeekCoreTests", dependencies: ["SeekCore", "SeekTesting", nioLocks], swiftSettings: strictSettings),
-        .testTarget(name: "SeekCatalogTests", dependencies: ["SeekCatalog", "SeekCore"], swiftSettings: strictSettings),
-        .testTarget(name: "SeekJSONTests", dependencies: ["SeekJSON", "SeekHTTP"], swiftSettings: strictSettings),
-        .testTarget(name: "SeekHTTPTests", dependencies: ["SeekHTTP", "SeekTesting"], swiftSettings: strictSettings),
         .testTarget(
-            name: "SeekResilienceTests",
-            dependencies: ["SeekResilience", "SeekTesting", nioLocks, .product(name: "MetricsTestKit", package: "swift-metrics")],
-            swiftSettings: strictSettings),
-        .testTarget(name: "SeekTestingTests", dependencies: ["SeekTesting"], swiftSettings: strictSettings),
-        .testTarget(
-            name: "OpenLibraryProviderTests",
-            dependencies: ["OpenLibraryProvider", "SeekTesting"],
+            name: "SeekCoreTests", dependencies: ["SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekTesting", nioLocks],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "GiphyProviderTests", dependencies: ["GiphyProvider", "SeekTesting"], swiftSettings: strictSettings),
-        .testTarget(name: "AladinProviderTests", dependencies: ["AladinProvider", "SeekTesting"], swiftSettings: strictSettings),
-        .testTarget(name: "DeclaredProviderTests", dependencies: ["DeclaredProvider", "SeekTesting"], swiftSettings: strictSettings),
-        .testTarget(name: "SeekImageCacheTests", dependencies: ["SeekImageCache", "SeekTesting"], swiftSettings: strictSettings),
+        // The kit's tests, by the part of it they test: catalogue ISBNs, JSON, HTTP (with the AsyncHTTPClient transport).
+        .testTarget(name: "SeekCatalogTests", dependencies: ["SeekKit", "SeekCore"], swiftSettings: strictSettings),
+        .testTarget(name: "SeekJSONTests", dependencies: ["SeekKit", "SeekCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "SeekHTTPTests", dependencies: ["SeekKit", "SeekHTTPClient", "SeekCore", "SeekLoopback", "SeekTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SeekResilienceTests",
+            dependencies: [
+                "SeekResilience", "SeekKit", "SeekHTTPClient", "SeekCore", "SeekLoopback", "SeekTesting", nioLocks,
+                .product(name: "Metrics", package: "swift-metrics"), .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "SeekTestingTests",
+            dependencies: [
+                "SeekTesting", "SeekKit", "SeekLoopback",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "OpenLibraryProviderTests",
+            dependencies: ["OpenLibraryProvider", "SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GiphyProviderTests", dependencies: ["GiphyProvider", "SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AladinProviderTests", dependencies: ["AladinProvider", "SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DeclaredProviderTests", dependencies: ["DeclaredProvider", "SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SeekImageCacheTests",
+            dependencies: ["SeekImageCache", "SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekTesting", nioLocks],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "SeekAccessTests", dependencies: ["SeekAccess", "SeekCore"], swiftSettings: strictSettings),
         .testTarget(
             name: "SeekPostgresTests",
@@ -276,21 +302,21 @@ let package = Package(
         .testTarget(
             name: "SeekStoreTests",
             dependencies: [
-                "SeekStore", "SeekTesting", nioLocks, .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                "SeekStore", "SeekCore", "SeekKit", "SeekLoopback", "SeekTesting", nioLocks, .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Metrics", package: "swift-metrics"), .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ITBookstoreProviderTests",
-            dependencies: ["ITBookstoreProvider", "SeekTesting"],
+            dependencies: ["ITBookstoreProvider", "SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekTesting"],
             path: "Examples/ITBookstore/Tests/ITBookstoreProviderTests",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "SeekServerTests",
             dependencies: [
-                "SeekServer", "SeekSession", "SeekTesting", nioLocks,
+                "SeekServer", "SeekSession", "SeekCore", "SeekKit", "SeekLoopback", "SeekStore", "SeekTesting", nioLocks,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -300,12 +326,19 @@ let package = Package(
         ),
         // ITBookstoreProvider: the CLI tests run `seek` with the example added, as seek-itbook does.
         .testTarget(
-            name: "SeekCLITests", dependencies: ["SeekCLI", "SeekSession", "SeekTesting", "ITBookstoreProvider", nioLocks],
+            name: "SeekCLITests",
+            dependencies: [
+                "SeekCLI", "SeekSession", "SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekResilience", "SeekStore",
+                "SeekTesting", "ITBookstoreProvider", "AladinProvider", nioLocks,
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "SeekMCPTests",
-            dependencies: ["SeekMCP", "SeekSession", "SeekTesting", "SeekLoopback", .product(name: "MCP", package: "swift-sdk")],
+            dependencies: [
+                "SeekMCP", "SeekSession", "SeekCore", "SeekKit", "SeekTesting", "SeekLoopback", .product(name: "MCP", package: "swift-sdk"),
+            ],
             swiftSettings: strictSettings
         ),
     ],

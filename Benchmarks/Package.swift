@@ -7,7 +7,7 @@ import PackageDescription
 /// One executable target per suite, sources in Benchmarks/<Name>/; add a suite by adding its name and Seek products.
 let suites: [(name: String, seekProducts: [String])] = [
     ("MergeBenchmarks", ["SeekCore"]),
-    ("ImageCacheBenchmarks", ["SeekCore", "SeekImageCache"]),
+    ("ImageCacheBenchmarks", ["SeekCore", "SeekImageCache", "SeekKit"]),
 ]
 
 let package = Package(

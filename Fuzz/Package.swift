@@ -10,14 +10,14 @@ import PackageDescription
 
 /// One executable target per fuzz target, sources in Sources/<Name>/, with the Seek products it calls.
 let targets: [(name: String, seekProducts: [String])] = [
-    ("FuzzJSON", ["SeekJSON"]),
-    ("FuzzOpenLibrary", ["OpenLibraryProvider"]),
-    ("FuzzGiphy", ["GiphyProvider"]),
-    ("FuzzAladin", ["AladinProvider"]),
-    ("FuzzDeclared", ["DeclaredProvider"]),
+    ("FuzzJSON", ["SeekKit"]),
+    ("FuzzOpenLibrary", ["SeekKit", "SeekProviders"]),
+    ("FuzzGiphy", ["SeekKit", "SeekProviders"]),
+    ("FuzzAladin", ["SeekKit", "SeekProviders"]),
+    ("FuzzDeclared", ["SeekKit", "SeekProviders"]),
     ("FuzzCursor", []),
-    ("FuzzRetryAfter", ["SeekHTTP"]),
-    ("FuzzISBN", ["SeekCatalog"]),
+    ("FuzzRetryAfter", ["SeekKit"]),
+    ("FuzzISBN", ["SeekKit"]),
     ("FuzzVisitorCookie", ["SeekAccess"]),
     ("FuzzForwardedFor", ["SeekAccess"]),
 ]
@@ -42,8 +42,7 @@ let package = Package(
             dependencies: [
                 "CLibFuzzer",
                 .product(name: "SeekCore", package: "Seek"),
-                .product(name: "SeekHTTP", package: "Seek"),
-                .product(name: "SeekConfig", package: "Seek"),
+                .product(name: "SeekKit", package: "Seek"),
             ],
             swiftSettings: settings
         ),

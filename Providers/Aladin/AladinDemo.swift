@@ -1,5 +1,5 @@
 import Foundation
-import SeekConfig
+import SeekKit
 
 /// What `--demo` serves for Aladin: the recordings in Demo/ (see its PROVENANCE.md), any book they hold
 /// as an `ItemLookUp` answer, and a stand-in key.

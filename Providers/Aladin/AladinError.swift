@@ -1,8 +1,6 @@
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 
 /// Aladin's error body, `{"errorCode": 8, "errorMessage": "…"}`, which it serves with HTTP 200.
 struct AladinError {

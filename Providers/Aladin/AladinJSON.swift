@@ -1,8 +1,6 @@
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 
 /// Turns Aladin's `output=js` bodies into strict JSON before `JSONValue(parsing:)` reads them.
 ///

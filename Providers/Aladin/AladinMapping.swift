@@ -1,9 +1,6 @@
 import Foundation
-import SeekCatalog
+import SeekKit
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
 
 /// Turns Aladin `item` objects (`Version=20131101`) into items and details.
 enum AladinMapping {

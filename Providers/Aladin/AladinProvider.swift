@@ -1,8 +1,6 @@
 import Foundation
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekHTTP
-import SeekJSON
 
 /// Korean book search, detail and bestsellers from the Aladin (알라딘) Open API "TTB" (`/ttb/api/*.aspx`, `output=js`).
 ///

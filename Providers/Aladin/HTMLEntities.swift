@@ -1,7 +1,5 @@
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 /// Decodes HTML character references (`&lt;`, `&amp;`, `&#39;`, `&#x27;`, …) in text that an API sends
 /// HTML-escaped, once, as plain text: `&amp;lt;` becomes `&lt;`, and unknown references stay as they are.
 enum HTMLEntities {

@@ -1,9 +1,6 @@
 import Foundation
-import SeekCatalog
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekHTTP
-import SeekJSON
 
 /// A provider declared in the config file (`"jsonProviders"`): it fills URL templates, fetches JSON
 /// and reads results through JSON paths. It takes part in fan-out, merging, paging and statuses like

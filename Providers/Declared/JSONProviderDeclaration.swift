@@ -1,8 +1,6 @@
 import Foundation
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekHTTP
-import SeekJSON
 
 /// One entry of the config file's `"jsonProviders"` list: a provider described by URL templates and
 /// JSON paths instead of Swift. Parsing validates everything, so a mistake is a configuration error

@@ -1,8 +1,6 @@
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 
 /// A URL with `{name}` placeholders (`https://host/search/{query}/{page}`), checked when it is
 /// parsed so a typo fails at start-up rather than at the first search.

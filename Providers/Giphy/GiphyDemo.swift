@@ -1,5 +1,5 @@
 import Foundation
-import SeekConfig
+import SeekKit
 
 /// What `--demo` serves for GIPHY: the recordings in Demo/ (see its PROVENANCE.md), any GIF they
 /// hold as GIPHY's single-object answer, and a stand-in key.

@@ -1,7 +1,5 @@
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 
 /// A GIPHY response body read leniently: `data` (array, object or absent), `pagination`, `meta`, and the
 /// legacy `{"message": …}` error form.

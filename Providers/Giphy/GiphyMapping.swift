@@ -1,8 +1,6 @@
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 
 /// Turns GIPHY GIF objects (any era: 2016 flat `/random`, 2017–2023 `images`) into items and details.
 enum GiphyMapping {

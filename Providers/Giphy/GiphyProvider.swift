@@ -1,8 +1,6 @@
 import Foundation
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekHTTP
-import SeekJSON
 
 /// GIF search, trending, autocomplete and detail from the GIPHY API (`api.giphy.com/v1/gifs/…`).
 ///

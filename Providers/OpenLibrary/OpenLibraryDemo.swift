@@ -1,5 +1,5 @@
 import Foundation
-import SeekConfig
+import SeekKit
 
 /// What `--demo` serves for Open Library: the recordings in Demo/ (see its PROVENANCE.md), and any
 /// work, edition or author a recorded search holds, built from that search answer.

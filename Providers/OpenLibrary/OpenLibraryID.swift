@@ -1,8 +1,6 @@
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 
 /// An Open Library id (`OL27448W`, `OL7353617M`, `OL26320A`) and the kind of record it names.
 struct OpenLibraryID: Hashable, Sendable {

@@ -1,8 +1,6 @@
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 
 // Open Library's JSON drifted a lot over the years (see the reference's decoder notes), so every
 // model here reads each field on its own: a field of an unexpected type is dropped, never fatal.

@@ -1,9 +1,6 @@
 import Foundation
-import SeekCatalog
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekHTTP
-import SeekJSON
 
 /// Open Library as a Seek provider: work search, work and edition detail with author names,
 /// and cover images by cover id. Needs no key.

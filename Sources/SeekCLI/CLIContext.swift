@@ -1,49 +1,46 @@
 import Foundation
 import NIOConcurrencyHelpers
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekHTTP
-import SeekJSON
-import SeekResilience
 import SeekSession
 
 /// Where text goes: the process's stdout/stderr, or a buffer in tests.
-public protocol TextSink: Sendable {
+package protocol TextSink: Sendable {
     func write(_ text: String)
 }
 
 /// Writes straight to a file descriptor (stdout or stderr).
-public struct FileDescriptorSink: TextSink {
+package struct FileDescriptorSink: TextSink {
     let descriptor: Int32
-    public static let standardOutput = FileDescriptorSink(descriptor: STDOUT_FILENO)
-    public static let standardError = FileDescriptorSink(descriptor: STDERR_FILENO)
+    package static let standardOutput = FileDescriptorSink(descriptor: STDOUT_FILENO)
+    package static let standardError = FileDescriptorSink(descriptor: STDERR_FILENO)
 
     /// Writes all of `text`, or as much as the reader takes: a closed pipe (`seek … | head`) or a
     /// full disk ends the write quietly instead of trapping, as `FileHandle.write` would.
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         FileDescriptorIO.writeAll(descriptor, text)
     }
 }
 
 /// Collects text in memory, for in-process tests.
-public final class CapturedText: TextSink {
+package final class CapturedText: TextSink {
     private let buffer = NIOLockedValueBox("")
-    public init() {}
-    public func write(_ text: String) { buffer.withLockedValue { $0 += text } }
-    public var text: String { buffer.withLockedValue { $0 } }
+    package init() {}
+    package func write(_ text: String) { buffer.withLockedValue { $0 += text } }
+    package var text: String { buffer.withLockedValue { $0 } }
 }
 
 /// Everything a command needs from its surroundings; set once per run as a task-local value.
-public struct CLIContext: Sendable {
-    public var environment: [String: String]
-    public var stdout: any TextSink
-    public var stderr: any TextSink
+package struct CLIContext: Sendable {
+    package var environment: [String: String]
+    package var stdout: any TextSink
+    package var stderr: any TextSink
     /// Providers added by an embedding executable (e.g. `seek-itbook`), after the built-in ones.
-    public var extraProviders: [ProviderFactory]
+    package var extraProviders: [ProviderFactory]
     /// Whether stderr is a terminal (progress lines, colour).
-    public var isTerminal: Bool
+    package var isTerminal: Bool
 
-    public init(
+    package init(
         environment: [String: String], stdout: any TextSink, stderr: any TextSink,
         extraProviders: [ProviderFactory] = [], isTerminal: Bool = false
     ) {
@@ -54,14 +51,14 @@ public struct CLIContext: Sendable {
         self.isTerminal = isTerminal
     }
 
-    @TaskLocal public static var current = CLIContext(
+    @TaskLocal package static var current = CLIContext(
         environment: processEnvironment(), stdout: FileDescriptorSink.standardOutput,
         stderr: FileDescriptorSink.standardError)
 
     /// The process's environment variables (the first of a repeated name, as `getenv` reads them).
     /// Read from `environ` directly: `ProcessInfo` builds its whole process-info object on first
     /// use, half a millisecond of every start.
-    public static func processEnvironment() -> [String: String] {
+    package static func processEnvironment() -> [String: String] {
         var variables: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {

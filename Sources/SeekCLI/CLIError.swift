@@ -1,9 +1,6 @@
 import ArgumentParser
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
-import SeekResilience
+import SeekKit
 import SeekSession
 
 /// Errors the CLI turns into a stderr line and an exit code.

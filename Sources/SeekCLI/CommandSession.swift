@@ -1,9 +1,6 @@
 import Foundation
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekHTTP
-import SeekResilience
-import SeekJSON
 import SeekSession
 
 /// A command's session: the `SeekSession` this process opened, and where the command writes.

@@ -1,18 +1,15 @@
 import ArgumentParser
 import Foundation
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekHTTP
-import SeekJSON
-import SeekResilience
 import SeekSession
 
 /// `seek`: one search over several sources.
-public struct SeekCommand: AsyncParsableCommand {
+package struct SeekCommand: AsyncParsableCommand {
     static let name = "seek"
 
     /// `serve` and `mcp` replace this process with `seek-hosts` (see `HostExecutable`).
-    public static let configuration = rootConfiguration(hosts: [ServeLauncher.self, McpLauncher.self])
+    package static let configuration = rootConfiguration(hosts: [ServeLauncher.self, McpLauncher.self])
 
     /// `seek`'s configuration with `hosts` as its `serve` and `mcp` commands.
     package static func rootConfiguration(hosts: [any ParsableCommand.Type]) -> CommandConfiguration {
@@ -28,7 +25,7 @@ public struct SeekCommand: AsyncParsableCommand {
         )
     }
 
-    public init() {}
+    package init() {}
 }
 
 /// Runs `seek` in-process: parses `arguments`, runs the command, and returns the exit code.
@@ -51,7 +48,7 @@ public enum SeekMain {
         exit(code)
     }
 
-    public static func run(arguments: [String], context: CLIContext) async -> Int32 {
+    package static func run(arguments: [String], context: CLIContext) async -> Int32 {
         await run(arguments: arguments, context: context, root: SeekCommand.self)
     }
 

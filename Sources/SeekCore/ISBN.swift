@@ -1,5 +1,5 @@
 /// ISBN helpers: cleaning, check-digit validation and ISBN-10 → ISBN-13 conversion. Reading ISBNs out
-/// of catalogue text is SeekCatalog's (`ISBN.extract(from:)`, `Identifiers(isbnsIn:)`).
+/// of catalogue text is SeekKit's (`ISBN.extract(from:)`, `Identifiers(isbnsIn:)`).
 ///
 /// They work on Unicode scalars and UTF-8 code units: every item of every page goes through them, and
 /// `Character` properties (`wholeNumberValue`, grapheme breaking) cost far more than the check digits.
@@ -68,7 +68,7 @@ public enum ISBN {
 
     /// One ISBN (10 or 13, with or without hyphens, spaces and an "ISBN" label) in ASCII digits, as a
     /// verified ISBN-13, or nil if it is not valid. For text as catalogues write it — qualifiers, several
-    /// ISBNs, other scripts' digits — use SeekCatalog's `ISBN.extract(from:)`.
+    /// ISBNs, other scripts' digits — use SeekKit's `ISBN.extract(from:)`.
     public static func normalized(_ raw: String) -> String? {
         let cleaned = clean(raw)
         if isValid13(cleaned) { return cleaned }

@@ -59,7 +59,7 @@ public struct Identifiers: Sendable, Hashable, Codable {
 
     /// Adds one ISBN (10 or 13, with or without hyphens, spaces and an "ISBN" label): an ISBN-10 is kept
     /// and its ISBN-13 added; anything invalid is ignored. For catalogue text (qualifiers, several ISBNs
-    /// in a field, other scripts' digits), SeekCatalog's `add(isbnsIn:)` reads it first.
+    /// in a field, other scripts' digits), SeekKit's `add(isbnsIn:)` reads it first.
     public mutating func add(isbn raw: String) {
         add(isbns: CollectionOfOne(raw))
     }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import SeekCLI
-import SeekConfig
+import SeekKit
 
 /// `seek` with the long-lived hosts linked in: every command of `seek`, with `serve` and `mcp`
 /// running in this process.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Logging
 import SeekCLI
-import SeekConfig
+import SeekKit
 import SeekCore
 import SeekServer
 import SeekSession

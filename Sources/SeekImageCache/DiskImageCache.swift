@@ -9,10 +9,7 @@ import Crypto
 import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
-import SeekConfig
-import SeekJSON
-import SeekHTTP
-import SeekResilience
+import SeekKit
 
 /// The disk tier: one file per URL, named by the SHA-256 of the URL, each verified on every read.
 ///

@@ -1,10 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
-import SeekConfig
-import SeekJSON
-import SeekHTTP
-import SeekResilience
+import SeekKit
 
 /// The default `ImageStore`: a memory tier, a disk tier and the network, with request coalescing.
 ///

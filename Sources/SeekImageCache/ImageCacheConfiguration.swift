@@ -1,9 +1,6 @@
 import Foundation
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekJSON
-import SeekHTTP
-import SeekResilience
 
 /// Limits and places of the image cache, with the defaults `seek` uses.
 public struct ImageCacheConfiguration: Sendable, Hashable {

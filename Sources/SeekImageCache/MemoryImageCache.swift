@@ -1,10 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
-import SeekConfig
-import SeekJSON
-import SeekHTTP
-import SeekResilience
+import SeekKit
 
 /// The memory tier: least-recently-used image bytes bounded by total bytes and by count.
 ///

@@ -7,8 +7,8 @@ import SeekStore
 
 /// `seek mcp`: Seek's tools and resources for an AI assistant, over one session that stays open
 /// while the client is connected (caches warm, connections kept). The host opens and closes the session.
-public struct SeekMCPServer: Sendable {
-    public let session: SeekSession
+package struct SeekMCPServer: Sendable {
+    package let session: SeekSession
     private let calls: ToolCalls
     private let tools: [Tool]
     private let resources: UserStateResources
@@ -16,7 +16,7 @@ public struct SeekMCPServer: Sendable {
 
     /// - Parameter diagnostics: told, one line at a time, what the user should know that is not a
     ///   result (a history that cannot be written); the CLI sends it to stderr.
-    public init(session: SeekSession, diagnostics: @escaping @Sendable (String) -> Void = { _ in }) {
+    package init(session: SeekSession, diagnostics: @escaping @Sendable (String) -> Void = { _ in }) {
         self.session = session
         let tools = ToolCatalog.tools(providerIDs: session.registry.ids)
         self.tools = tools
@@ -28,7 +28,7 @@ public struct SeekMCPServer: Sendable {
     }
 
     /// Starts answering on `transport` and returns the running server (`stop()` ends it).
-    public func start(on transport: any Transport) async throws -> Server {
+    package func start(on transport: any Transport) async throws -> Server {
         let server = Server(
             name: "seek", version: SeekVersion.current, title: "Seek",
             instructions: """
@@ -52,7 +52,7 @@ public struct SeekMCPServer: Sendable {
 
     /// Serves over stdin and stdout until the client closes stdin and every request read has been
     /// answered. Only protocol messages go to stdout; the SDK's warnings go to stderr.
-    public func serveStandardIO() async throws {
+    package func serveStandardIO() async throws {
         let transport = AnsweringTransport(StdioTransport(logger: logger), logger: logger)
         let server = try await start(on: transport)
         await server.waitUntilCompleted()

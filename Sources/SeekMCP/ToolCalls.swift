@@ -1,7 +1,7 @@
 import Foundation
 import MCP
 import SeekCore
-import SeekJSON
+import SeekKit
 import SeekSession
 import SeekStore
 

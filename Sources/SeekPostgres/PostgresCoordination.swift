@@ -10,16 +10,16 @@ import SeekStore
 /// (`seek_breaker_admit`, `seek_breaker_record`) timed by the database's clock.
 ///
 /// When the database cannot be reached, `fallback` (the instance's own files) decides.
-public struct PostgresBreakerStore: BreakerStore {
-    public let database: SharedDatabase
-    public let fallback: any BreakerStore
+package struct PostgresBreakerStore: BreakerStore {
+    package let database: SharedDatabase
+    package let fallback: any BreakerStore
 
-    public init(database: SharedDatabase, fallback: any BreakerStore) {
+    package init(database: SharedDatabase, fallback: any BreakerStore) {
         self.database = database
         self.fallback = fallback
     }
 
-    public func admit(_ key: String, policy: BreakerPolicy) async -> BreakerDecision {
+    package func admit(_ key: String, policy: BreakerPolicy) async -> BreakerDecision {
         let lease = policy.probeLease.seconds
         let answer = try? await database.run("ask a breaker") { client in
             let rows = try await client.query("SELECT out_decision, out_until, out_reason FROM seek_breaker_admit(\(key), \(lease))")
@@ -34,7 +34,7 @@ public struct PostgresBreakerStore: BreakerStore {
         }
     }
 
-    public func record(_ key: String, outcome: BreakerOutcome, probe: Bool, policy: BreakerPolicy) async {
+    package func record(_ key: String, outcome: BreakerOutcome, probe: Bool, policy: BreakerPolicy) async {
         var (name, cause, retryAfter, retryReason, rateLimited) = ("neutral", "", nil as Double?, nil as String?, false)
         switch outcome {
         case .success: name = "success"
@@ -64,7 +64,7 @@ public struct PostgresBreakerStore: BreakerStore {
         if recorded == nil { await fallback.record(key, outcome: outcome, probe: probe, policy: policy) }
     }
 
-    public func state(_ key: String) async -> BreakerState {
+    package func state(_ key: String) async -> BreakerState {
         let row: (Int, Double?, Double?, String?, Double?)??
         row = try? await database.run("read a breaker") { client in
             let rows = try await client.query(
@@ -86,7 +86,7 @@ public struct PostgresBreakerStore: BreakerStore {
             lastFailureAt: lastFailure.map(Date.init(timeIntervalSince1970:)))
     }
 
-    public func reset(provider id: String) async {
+    package func reset(provider id: String) async {
         await fallback.reset(provider: id)
         let prefix = id + "@"
         _ = try? await database.run("reset a breaker", timeout: SharedDatabase.writeTimeout) { client in
@@ -98,16 +98,16 @@ public struct PostgresBreakerStore: BreakerStore {
 /// Rate-limit buckets in the shared database: one budget per provider host for every instance together,
 /// timed by the database's clock (`seek_bucket_reserve`). When the database cannot be reached each
 /// instance spends its own share of the limit (the limit divided by the instances seen lately) in memory.
-public struct PostgresRateLimitStore: RateLimitStore {
-    public let database: SharedDatabase
-    public let fallback: any RateLimitStore
+package struct PostgresRateLimitStore: RateLimitStore {
+    package let database: SharedDatabase
+    package let fallback: any RateLimitStore
 
-    public init(database: SharedDatabase, fallback: any RateLimitStore = MemoryRateLimitStore()) {
+    package init(database: SharedDatabase, fallback: any RateLimitStore = MemoryRateLimitStore()) {
         self.database = database
         self.fallback = fallback
     }
 
-    public func reserve(_ key: String, limit: RateLimit, maxWait: Double) async -> TokenBucketState.Reservation {
+    package func reserve(_ key: String, limit: RateLimit, maxWait: Double) async -> TokenBucketState.Reservation {
         let (rate, burst) = (limit.ratePerSecond, limit.burst)
         let wait = maxWait.isFinite ? max(0, maxWait) : 86_400
         let answer = try? await database.run("take a rate-limit token") { client in

@@ -6,18 +6,18 @@ import SeekStore
 
 /// Favourites in the shared database: one list whichever instance or host wrote it. A favourite is
 /// acknowledged only once committed; a database that cannot be reached is a `StoreError`.
-public struct PostgresFavoritesStore: FavoritesStore {
-    public let database: SharedDatabase
+package struct PostgresFavoritesStore: FavoritesStore {
+    package let database: SharedDatabase
     /// Whose favourites these are: '' for the owner of a personal instance.
-    public let owner: String
+    package let owner: String
 
-    public init(database: SharedDatabase, owner: String = "") {
+    package init(database: SharedDatabase, owner: String = "") {
         self.database = database
         self.owner = owner
     }
 
     @discardableResult
-    public func add(_ favorite: Favorite) async throws -> Bool {
+    package func add(_ favorite: Favorite) async throws -> Bool {
         let owner = self.owner
         let creators = try StoredJSON.text(favorite.creators)
         return try await database.run("add favorite \(favorite.id)", timeout: SharedDatabase.writeTimeout) { client in
@@ -33,7 +33,7 @@ public struct PostgresFavoritesStore: FavoritesStore {
     }
 
     @discardableResult
-    public func remove(_ id: ItemID) async throws -> Bool {
+    package func remove(_ id: ItemID) async throws -> Bool {
         let owner = self.owner
         return try await database.run("remove favorite \(id)", timeout: SharedDatabase.writeTimeout) { client in
             try await client.query("DELETE FROM seek_favorite WHERE owner = \(owner) AND id = \(id.description) RETURNING id")
@@ -41,11 +41,11 @@ public struct PostgresFavoritesStore: FavoritesStore {
         }
     }
 
-    public func favorite(_ id: ItemID) async throws -> Favorite? {
+    package func favorite(_ id: ItemID) async throws -> Favorite? {
         try await list("read favorite \(id)", id: id).first
     }
 
-    public func all() async throws -> [Favorite] {
+    package func all() async throws -> [Favorite] {
         try await list("list favorites", id: nil)
     }
 
@@ -79,7 +79,7 @@ public struct PostgresFavoritesStore: FavoritesStore {
     }
 
     /// Adds `favorites` that are not in the list yet, keeping when each was added; returns how many were new.
-    public func importing(_ favorites: [Favorite]) async throws -> Int {
+    package func importing(_ favorites: [Favorite]) async throws -> Int {
         var added = 0
         for favorite in favorites.reversed() where try await add(favorite) { added += 1 }
         return added
@@ -88,18 +88,18 @@ public struct PostgresFavoritesStore: FavoritesStore {
 
 /// Search history in the shared database: one list whichever instance or host wrote it, newest first,
 /// one entry per query, the newest `limit` kept.
-public struct PostgresHistoryStore: HistoryStore {
-    public let database: SharedDatabase
-    public let limit: Int
-    public let owner: String
+package struct PostgresHistoryStore: HistoryStore {
+    package let database: SharedDatabase
+    package let limit: Int
+    package let owner: String
 
-    public init(database: SharedDatabase, limit: Int = 10, owner: String = "") {
+    package init(database: SharedDatabase, limit: Int = 10, owner: String = "") {
         self.database = database
         self.limit = max(0, min(limit, Int(Int32.max)))
         self.owner = owner
     }
 
-    public func record(_ entry: SearchHistoryEntry) async throws {
+    package func record(_ entry: SearchHistoryEntry) async throws {
         let normalized = SearchHistoryEntry.normalize(entry.query)
         guard !normalized.isEmpty else { return }
         let providers = try StoredJSON.text(entry.providers)
@@ -114,7 +114,7 @@ public struct PostgresHistoryStore: HistoryStore {
         }
     }
 
-    public func entries() async throws -> [SearchHistoryEntry] {
+    package func entries() async throws -> [SearchHistoryEntry] {
         try await entries(limit: limit)
     }
 
@@ -139,7 +139,7 @@ public struct PostgresHistoryStore: HistoryStore {
         }
     }
 
-    public func clear() async throws {
+    package func clear() async throws {
         let owner = self.owner
         try await database.run("clear search history", timeout: SharedDatabase.writeTimeout) { client in
             try await client.perform("DELETE FROM seek_history WHERE owner = \(owner)")
@@ -147,7 +147,7 @@ public struct PostgresHistoryStore: HistoryStore {
     }
 
     @discardableResult
-    public func forgetVisitors(unseenSince cutoff: Date) async throws -> Int {
+    package func forgetVisitors(unseenSince cutoff: Date) async throws -> Int {
         let seconds = cutoff.timeIntervalSince1970
         return try await database.run("forget old visitors' history", timeout: SharedDatabase.writeTimeout) { client in
             try await client.query(
@@ -164,7 +164,7 @@ public struct PostgresHistoryStore: HistoryStore {
 
     /// Adds `entries` (from another store) without trimming: a query already listed keeps the newer of
     /// the two searches, so importing twice adds nothing. Returns how many rows it added or moved.
-    public func importing(_ entries: [SearchHistoryEntry]) async throws -> Int {
+    package func importing(_ entries: [SearchHistoryEntry]) async throws -> Int {
         let owner = self.owner
         var changed = 0
         for entry in entries {
@@ -193,17 +193,17 @@ public struct PostgresHistoryStore: HistoryStore {
 /// The response cache in the shared database: a query answered by one instance is a hit on every other.
 /// Each instance keeps its memory tier in front (`CachingMiddleware`); entries past the retention are
 /// pruned at most once a minute.
-public struct PostgresResponseCache: ResponseCache {
-    public let database: SharedDatabase
-    public let retention: TimeInterval
+package struct PostgresResponseCache: ResponseCache {
+    package let database: SharedDatabase
+    package let retention: TimeInterval
     private let lastPrune = NIOLockedValueBox<Date?>(nil)
 
-    public init(database: SharedDatabase, retention: TimeInterval = CachePolicy.defaultMaxStaleAge) {
+    package init(database: SharedDatabase, retention: TimeInterval = CachePolicy.defaultMaxStaleAge) {
         self.database = database
         self.retention = retention.isFinite ? max(0, retention) : CachePolicy.defaultMaxStaleAge
     }
 
-    public func entry(forKey key: String) async throws -> CacheEntry? {
+    package func entry(forKey key: String) async throws -> CacheEntry? {
         let row = try await database.run("read cached response") { client in
             let rows = try await client.query("SELECT provider, kind, body, stored_at FROM seek_response_cache WHERE key = \(key)")
             for try await row in rows.decode((String, String, Data, Double).self) { return Optional(row) }
@@ -215,7 +215,7 @@ public struct PostgresResponseCache: ResponseCache {
             storedAt: Date(timeIntervalSince1970: row.3))
     }
 
-    public func store(_ entry: CacheEntry) async throws {
+    package func store(_ entry: CacheEntry) async throws {
         try await database.run("store cached response", timeout: SharedDatabase.writeTimeout) { client in
             try await client.perform(
                 """
@@ -235,7 +235,7 @@ public struct PostgresResponseCache: ResponseCache {
     }
 
     @discardableResult
-    public func removeEntries(storedBefore cutoff: Date) async throws -> Int {
+    package func removeEntries(storedBefore cutoff: Date) async throws -> Int {
         let seconds = cutoff.timeIntervalSince1970
         return try await database.run("prune cached responses", timeout: SharedDatabase.writeTimeout) { client in
             try await client.query("WITH gone AS (DELETE FROM seek_response_cache WHERE stored_at < \(seconds) RETURNING 1) SELECT count(*) FROM gone")
@@ -243,7 +243,7 @@ public struct PostgresResponseCache: ResponseCache {
         }
     }
 
-    public func removeAll() async throws {
+    package func removeAll() async throws {
         try await database.run("clear cached responses", timeout: SharedDatabase.writeTimeout) { client in
             try await client.perform("DELETE FROM seek_response_cache")
         }
@@ -253,17 +253,17 @@ public struct PostgresResponseCache: ResponseCache {
 /// Cursor tokens in the shared database, so page 2 may go to any instance; the instance's memory in
 /// front. When the database cannot be reached a token lives in this instance's memory only.
 /// Tokens are forgotten a day after they were handed out.
-public struct PostgresCursorStore: CursorStore {
-    public let database: SharedDatabase
+package struct PostgresCursorStore: CursorStore {
+    package let database: SharedDatabase
     private let memory: MemoryCursorStore
     private let lastPrune = NIOLockedValueBox<Date?>(nil)
 
-    public init(database: SharedDatabase, memory: MemoryCursorStore = MemoryCursorStore()) {
+    package init(database: SharedDatabase, memory: MemoryCursorStore = MemoryCursorStore()) {
         self.database = database
         self.memory = memory
     }
 
-    public func token(for cursor: SearchCursor) async -> String {
+    package func token(for cursor: SearchCursor) async -> String {
         let token = Self.newToken()
         memory.keep(cursor, as: token)
         let text = cursor.token
@@ -274,7 +274,7 @@ public struct PostgresCursorStore: CursorStore {
         return token
     }
 
-    public func cursor(for token: String) async -> SearchCursor? {
+    package func cursor(for token: String) async -> SearchCursor? {
         if let kept = await memory.cursor(for: token) { return kept }
         guard token.utf8.count <= 64 else { return nil }
         let text: String??

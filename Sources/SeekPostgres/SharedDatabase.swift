@@ -15,21 +15,21 @@ import SeekStore
 /// the shared state by itself.
 public final class SharedDatabase: Sendable {
     /// The URL with any password removed, for messages and `/healthz`.
-    public let location: String
+    package let location: String
     /// This process's name among the instances (`seek_instance`).
-    public let instanceID: String
+    package let instanceID: String
     let client: PostgresClient
     private let runner: Task<Void, Never>
     private let state = NIOLockedValueBox(GuardState())
 
     /// How long a call that a search waits for may take by default: a breaker, a bucket, a cache or cursor read.
-    public static let defaultCoordinationTimeout: Duration = .milliseconds(100)
+    package static let defaultCoordinationTimeout: Duration = .milliseconds(100)
     /// How long a call that a search waits for may take here.
-    public let coordinationTimeout: Duration
+    package let coordinationTimeout: Duration
     /// How long a write that must be kept (a favourite, history) may take before it is refused.
-    public static let writeTimeout: Duration = .seconds(2)
+    package static let writeTimeout: Duration = .seconds(2)
     /// How long bringing the schema up to date may take (several instances may wait for one another).
-    public static let migrationTimeout: Duration = .seconds(15)
+    package static let migrationTimeout: Duration = .seconds(15)
 
     private struct GuardState {
         /// Whether the last call reached the database (nil: none made yet).
@@ -51,7 +51,7 @@ public final class SharedDatabase: Sendable {
     /// `?host=/socket/dir`, `sslmode=`); a URL that does not parse is a configuration error.
     /// - Parameter coordinationTimeout: the deadline of what a search waits for (tests of the
     ///   semantics on a busy machine give more).
-    public init(url: String, coordinationTimeout: Duration = SharedDatabase.defaultCoordinationTimeout, logger: Logger? = nil) throws {
+    package init(url: String, coordinationTimeout: Duration = SharedDatabase.defaultCoordinationTimeout, logger: Logger? = nil) throws {
         let parsed = try DatabaseURL(url)
         self.coordinationTimeout = coordinationTimeout
         location = parsed.redacted
@@ -67,15 +67,15 @@ public final class SharedDatabase: Sendable {
     }
 
     /// Whether the database answered the last call (nil before any).
-    public var isReachable: Bool? { state.withLockedValue { $0.reachable } }
+    package var isReachable: Bool? { state.withLockedValue { $0.reachable } }
 
     /// Instances that said they were alive in the last 30 seconds (at least 1: this one).
-    public var liveInstances: Int { state.withLockedValue { max(1, $0.liveInstances) } }
+    package var liveInstances: Int { state.withLockedValue { max(1, $0.liveInstances) } }
 
     /// Brings the schema up to date now and, for a long-lived host, says every 10 seconds that this
     /// instance is alive (so each knows its share of a limit when the database is gone).
     /// A database that cannot be reached is not an error: the probe connects once it answers.
-    public func prepare(announce: Bool) async {
+    package func prepare(announce: Bool) async {
         _ = try? await run("prepare the schema", timeout: Self.migrationTimeout) { _ in () }
         guard announce else { return }
         let task = Task { [weak self] in
@@ -99,7 +99,7 @@ public final class SharedDatabase: Sendable {
     /// Runs `body` against the database within `timeout`. Fails at once, with a `StoreError` naming
     /// `operation`, while the database is known to be unreachable.
     @discardableResult
-    public func run<T: Sendable>(
+    package func run<T: Sendable>(
         _ operation: String, timeout: Duration? = nil,
         _ body: @escaping @Sendable (PostgresClient) async throws -> T
     ) async throws -> T {
@@ -126,7 +126,7 @@ public final class SharedDatabase: Sendable {
     }
 
     /// Stops the probe and the heartbeat and closes every connection.
-    public func close() async {
+    package func close() async {
         let tasks = state.withLockedValue { state -> [Task<Void, Never>] in
             state.closed = true
             defer { state.probe = nil; state.heartbeat = nil }

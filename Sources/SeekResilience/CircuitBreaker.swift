@@ -1,8 +1,6 @@
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 
 /// How a circuit breaker reacts to failures.
 public struct BreakerPolicy: Sendable, Hashable {

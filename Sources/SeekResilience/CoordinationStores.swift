@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
+import SeekKit
 
 /// Where circuit breakers keep their state, by breaker key (`openlibrary@openlibrary.org`). Each
 /// transition is one atomic step, so every process or instance sharing the store sees one breaker.
@@ -57,7 +58,7 @@ public struct FileBreakerStore: BreakerStore {
     }
 
     /// The state file of breaker `key`: its name made safe for a file system.
-    public func file(_ key: String) -> LockedStateFile<BreakerState> {
+    package func file(_ key: String) -> LockedStateFile<BreakerState> {
         guard let directory else { return LockedStateFile(inMemory: "breaker/" + key, empty: BreakerState()) }
         return LockedStateFile(url: directory.appendingPathComponent(Self.fileName(key)), empty: BreakerState())
     }
@@ -84,7 +85,7 @@ public struct FileRateLimitStore: RateLimitStore {
     }
 
     /// The bucket of `key`: a locked file, or process memory without a directory.
-    public func bucket(_ key: String, limit: RateLimit) -> LockedStateFile<TokenBucketState> {
+    package func bucket(_ key: String, limit: RateLimit) -> LockedStateFile<TokenBucketState> {
         let empty = TokenBucketState(tokens: limit.burst, updatedAt: Date(timeIntervalSince1970: 0))
         guard let directory else { return LockedStateFile(inMemory: "ratelimit/" + key, empty: empty) }
         let name = String(key.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })

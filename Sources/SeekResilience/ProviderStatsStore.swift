@@ -1,8 +1,6 @@
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 import NIOConcurrencyHelpers
 
 /// One provider call as the stats remember it.

@@ -1,8 +1,6 @@
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 
 extension RateLimit {
     /// Reads a config value: a number (per second), a string as in `parse`, or

@@ -1,8 +1,6 @@
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 
 /// The time source and sleep of the resilience decorators, injectable so tests of backoff
 /// and rate limits run on a fake clock instead of sleeping for real.

@@ -1,8 +1,6 @@
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 
 /// Each provider's calls behind its circuit breaker: while a breaker is open the provider is not
 /// called and the call fails at once with `.suspended(until:)`; every call's outcome feeds the

@@ -1,8 +1,6 @@
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 
 /// When and how often a GET is tried again.
 public struct RetryPolicy: Sendable, Hashable {

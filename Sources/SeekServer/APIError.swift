@@ -1,26 +1,26 @@
 import Foundation
 import Hummingbird
 import SeekCore
-import SeekJSON
+import SeekKit
 import SeekSession
 
 /// An error as the API answers it: a status and `{ "error": { "code": "...", "message": "..." } }`,
 /// never a stack trace or a key.
-public struct APIError: HTTPResponseError, CustomStringConvertible {
-    public let status: HTTPResponse.Status
+package struct APIError: HTTPResponseError, CustomStringConvertible {
+    package let status: HTTPResponse.Status
     /// A stable machine-readable code: `missing_parameter`, `invalid_parameter`, `unknown_provider`, …
-    public let code: String
-    public let message: String
+    package let code: String
+    package let message: String
 
-    public init(_ status: HTTPResponse.Status, code: String, message: String) {
+    package init(_ status: HTTPResponse.Status, code: String, message: String) {
         self.status = status
         self.code = code
         self.message = message
     }
 
-    public var description: String { "\(status.code) \(code): \(message)" }
+    package var description: String { "\(status.code) \(code): \(message)" }
 
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         APIResponse.json(ErrorDocument(code: code, message: message), status: status)
     }
 

@@ -3,7 +3,7 @@ import Hummingbird
 import Logging
 import SeekCore
 import SeekImageCache
-import SeekJSON
+import SeekKit
 import SeekSession
 import SeekStore
 import ServiceLifecycle
@@ -357,8 +357,8 @@ enum ImageTag {
 }
 
 /// The routes the server answers, as `METHOD path` pairs in OpenAPI's notation (for tests and tools).
-public enum SeekServerRoutes {
-    public static var all: [(method: String, path: String)] {
+package enum SeekServerRoutes {
+    package static var all: [(method: String, path: String)] {
         APIRoutes.table.map { ($0.method.rawValue, $0.path) }
     }
 }

@@ -4,7 +4,7 @@ import Hummingbird
 import Metrics
 import NIOCore
 import Prometheus
-import SeekConfig
+import SeekKit
 import SeekCore
 
 /// The process's metrics, in Prometheus' text format at `GET /metrics` (DESIGN, "Several instances").

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import SeekConfig
+import SeekKit
 import SeekCore
 import SeekSession
 

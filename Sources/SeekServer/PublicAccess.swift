@@ -4,24 +4,24 @@ import Hummingbird
 import Logging
 import NIOCore
 import SeekAccess
-import SeekConfig
+import SeekKit
 import SeekCore
 import SeekResilience
 import SeekStore
 
 /// What the server knows of a request beyond its bytes: the address it came from, and whose
 /// favourites and history it reads and writes.
-public struct SeekRequestContext: RequestContext {
-    public var coreContext: CoreRequestContextStorage
+package struct SeekRequestContext: RequestContext {
+    package var coreContext: CoreRequestContextStorage
     /// The connecting address (nil in the router tests, which have no socket).
-    public let remoteAddress: IPAddress?
+    package let remoteAddress: IPAddress?
     /// Whose lists the request reads and whose history it records: the owner on a personal server;
     /// on a public one the visitor its cookie names, or nil without a valid cookie (empty lists, no history).
-    public var owner: StateOwner? = .instanceOwner
+    package var owner: StateOwner? = .instanceOwner
     /// Whose lists a write changes: `owner`, or the visitor the answer's new cookie names.
-    public var writer: StateOwner = .instanceOwner
+    package var writer: StateOwner = .instanceOwner
 
-    public init(source: ApplicationRequestContextSource) {
+    package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress?.ipAddress.flatMap { IPAddress($0) }
     }
@@ -29,20 +29,20 @@ public struct SeekRequestContext: RequestContext {
 
 /// Who may use the server and how: `personal` (one owner, whose lists are the CLI's) or `public`
 /// (visitors who do not know each other; DESIGN's "A public instance").
-public struct ServerAccess: Sendable {
+package struct ServerAccess: Sendable {
     /// Signs the visitor cookie; nil on a personal server.
-    public let cookies: VisitorCookies?
+    package let cookies: VisitorCookies?
     /// The proxies whose X-Forwarded-* headers are believed.
-    public let trustedProxies: TrustedProxies
+    package let trustedProxies: TrustedProxies
     /// Each client's search budget on a public server (nil: no limit).
-    public let clientLimit: RateLimit?
+    package let clientLimit: RateLimit?
     /// The bearer token `POST /mcp` needs on a public server (nil: the route is closed there).
-    public let mcpToken: String?
+    package let mcpToken: String?
 
     /// A personal server: everything is the owner's, nothing limited per client.
-    public static let personal = ServerAccess(cookies: nil, trustedProxies: .none, clientLimit: nil, mcpToken: nil)
+    package static let personal = ServerAccess(cookies: nil, trustedProxies: .none, clientLimit: nil, mcpToken: nil)
 
-    public var isPublic: Bool { cookies != nil }
+    package var isPublic: Bool { cookies != nil }
 
     init(cookies: VisitorCookies?, trustedProxies: TrustedProxies, clientLimit: RateLimit?, mcpToken: String?) {
         self.cookies = cookies
@@ -52,13 +52,13 @@ public struct ServerAccess: Sendable {
     }
 
     /// The default per-client budget: 60 searches a minute, bursts of 20.
-    public static let defaultClientLimit = RateLimit(requests: 60, per: .seconds(60), burst: 20)
+    package static let defaultClientLimit = RateLimit(requests: 60, per: .seconds(60), burst: 20)
 
     /// The access `seek serve` runs with: `--public` / `SEEK_PUBLIC=1`, or `--personal`, for a server
     /// bound to `host`. Refuses (a configuration error naming the fix) a personal server on an address
     /// other than loopback unless `--personal` says so, and a public one without a `SEEK_SECRET` of 32
     /// characters or more.
-    public static func resolve(host: String, publicFlag: Bool, personalFlag: Bool, settings: Settings) throws -> ServerAccess {
+    package static func resolve(host: String, publicFlag: Bool, personalFlag: Bool, settings: Settings) throws -> ServerAccess {
         let fromEnvironment: Bool
         switch settings.string("SEEK_PUBLIC")?.lowercased() {
         case nil, "", "0", "off", "false", "no": fromEnvironment = false

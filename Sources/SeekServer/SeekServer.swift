@@ -7,19 +7,19 @@ import SeekSession
 
 /// `seek serve`: the JSON API and the web UI over one session that lives as long as the server, so connections to
 /// the providers stay open and caches stay warm.
-public struct SeekServer: Sendable {
-    public let session: SeekSession
-    public let host: String
-    public let port: Int
-    public let logger: Logger
+package struct SeekServer: Sendable {
+    package let session: SeekSession
+    package let host: String
+    package let port: Int
+    package let logger: Logger
     /// How long a request may take to start its answer (a 504 after that).
-    public var requestDeadline: Duration = .seconds(60)
+    package var requestDeadline: Duration = .seconds(60)
     /// When slow and idle connections are closed; `run` reads them from the settings.
-    public var connectionTimeouts = ConnectionTimeouts()
+    package var connectionTimeouts = ConnectionTimeouts()
     /// Personal (one owner) or public (visitors, each with their own lists; per-client limits).
-    public var access: ServerAccess = .personal
+    package var access: ServerAccess = .personal
 
-    public init(session: SeekSession, host: String = "127.0.0.1", port: Int = 8080, logger: Logger) {
+    package init(session: SeekSession, host: String = "127.0.0.1", port: Int = 8080, logger: Logger) {
         self.session = session
         self.host = host
         self.port = port
@@ -29,7 +29,7 @@ public struct SeekServer: Sendable {
     }
 
     /// The router with every route and middleware, for `run` and for tests.
-    public func router() -> Router<SeekRequestContext> {
+    package func router() -> Router<SeekRequestContext> {
         let router = Router(context: SeekRequestContext.self)
         router.add(middleware: RequestMetricsMiddleware())
         router.add(middleware: LogRequestsMiddleware(.info))
@@ -52,7 +52,7 @@ public struct SeekServer: Sendable {
 
     /// The application: `onListening` gets the address it listens on (`http://HOST:PORT`, with the
     /// port the system gave when `port` is 0).
-    public func application(onListening: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
+    package func application(onListening: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
         let (host, timeouts, logger) = (self.host, connectionTimeouts, logger)
         return Application(
             router: router(),
@@ -70,7 +70,7 @@ public struct SeekServer: Sendable {
     }
 
     /// Serves until SIGTERM or SIGINT, then shuts down gracefully (open streams end) and returns.
-    public func run(onListening: @escaping @Sendable (String) -> Void = { _ in }) async throws {
+    package func run(onListening: @escaping @Sendable (String) -> Void = { _ in }) async throws {
         var server = self
         server.connectionTimeouts = try ConnectionTimeouts(settings: session.settings)
         OpenFileLimit.raise(logger: logger)

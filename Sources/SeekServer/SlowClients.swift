@@ -1,30 +1,30 @@
 import Logging
 import NIOCore
 import NIOHTTPTypes
-import SeekConfig
+import SeekKit
 import SeekCore
 
 /// How long a connection may take to send a request head (`SEEK_HEADER_TIMEOUT`) and may sit idle
 /// between requests (`SEEK_IDLE_TIMEOUT`) before the server closes it (DESIGN, "Slow clients").
-public struct ConnectionTimeouts: Sendable, Equatable {
-    public static let headerVariable = "SEEK_HEADER_TIMEOUT"
-    public static let idleVariable = "SEEK_IDLE_TIMEOUT"
+package struct ConnectionTimeouts: Sendable, Equatable {
+    package static let headerVariable = "SEEK_HEADER_TIMEOUT"
+    package static let idleVariable = "SEEK_IDLE_TIMEOUT"
     /// The longest either timeout may be: a day (past it a value is a typo, and the timer math stays far from overflow).
-    public static let maximumSeconds: Double = 86_400
+    package static let maximumSeconds: Double = 86_400
 
     /// From a connection's opening, or a next request's first byte, to its request head's last byte.
-    public var header: Duration
+    package var header: Duration
     /// From the end of a response to the next request's first byte.
-    public var idle: Duration
+    package var idle: Duration
 
-    public init(header: Duration = .seconds(10), idle: Duration = .seconds(60)) {
+    package init(header: Duration = .seconds(10), idle: Duration = .seconds(60)) {
         self.header = header
         self.idle = idle
     }
 
     /// The timeouts of `settings`, the defaults where a variable is unset. A value that is not a
     /// number of seconds above 0 and at most a day is a configuration error naming the variable.
-    public init(settings: Settings) throws {
+    package init(settings: Settings) throws {
         self.init()
         if let header = try Self.seconds(Self.headerVariable, in: settings) { self.header = header }
         if let idle = try Self.seconds(Self.idleVariable, in: settings) { self.idle = idle }

@@ -3,10 +3,8 @@ import DeclaredProvider
 import Foundation
 import GiphyProvider
 import OpenLibraryProvider
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekJSON
-import SeekHTTP
 import SeekResilience
 import SeekImageCache
 import SeekPostgres

@@ -1,5 +1,5 @@
 import Foundation
-import SeekConfig
+import SeekKit
 import SeekCore
 import SeekLoopback
 

@@ -3,9 +3,7 @@ import SeekCore
 import SeekImageCache
 import SeekResilience
 import SeekStore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 
 /// Which providers a call asked for, and whether the caller chose them (a bang, a flag, a parameter,
 /// SEEK_PROVIDERS or the config's `defaultProviders`) or got every registered one.

@@ -1,9 +1,8 @@
 import Foundation
 import NIOConcurrencyHelpers
-import SeekConfig
+import SeekKit
+import SeekHTTPClient
 import SeekCore
-import SeekJSON
-import SeekHTTP
 import SeekResilience
 import SeekImageCache
 import SeekPostgres

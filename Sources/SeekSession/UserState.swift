@@ -1,10 +1,8 @@
 import Foundation
 import NIOConcurrencyHelpers
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekHTTP
 import SeekResilience
-import SeekJSON
 import SeekPostgres
 import SeekStore
 

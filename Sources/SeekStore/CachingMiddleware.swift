@@ -1,9 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 
 /// Something worth telling the user about a cached call.
 public enum CacheEvent: Sendable {

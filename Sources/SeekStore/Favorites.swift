@@ -1,9 +1,7 @@
 import Foundation
 import GRDB
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 
 /// A favourite item: a snapshot of what the provider said when it was added, so listing needs no network.
 public struct Favorite: Sendable, Hashable, Codable {

@@ -1,9 +1,7 @@
 import Foundation
 import GRDB
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 
 /// One remembered search: what was typed and which providers were asked.
 public struct SearchHistoryEntry: Sendable, Hashable, Codable {

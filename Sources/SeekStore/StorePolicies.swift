@@ -1,8 +1,6 @@
 import Foundation
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekHTTP
-import SeekJSON
 
 /// How long cached responses stay fresh, how long they may serve as a stale fallback, and whether
 /// this run reads them at all.

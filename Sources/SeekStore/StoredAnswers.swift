@@ -1,6 +1,6 @@
 import Foundation
 import SeekCore
-import SeekJSON
+import SeekKit
 
 /// An answer the response cache stores: read back with `JSONDecoder` (its `Codable` conformance),
 /// written with `JSONWriter` in the same layout. `JSONEncoder` took a quarter of a busy server's CPU

@@ -1,8 +1,6 @@
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 
 /// Finds the recorded real API responses in `../shared/fixtures` (next to the package).
 public enum SharedFixtures {

@@ -1,8 +1,6 @@
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 
 /// A provider whose every call goes through `pipeline`, so a test sees middleware (cache,
 /// resilience) from the caller's side, as the engine calls it. Test support only: in Seek itself

@@ -1,8 +1,7 @@
 import Foundation
-import SeekConfig
+import SeekKit
+import SeekHTTPClient
 import SeekCore
-import SeekHTTP
-import SeekJSON
 import SeekLoopback
 
 /// Recorded responses to serve for one step of a conformance run: routes installed on the fixture server.

@@ -1,7 +1,7 @@
 import AladinProvider
 import Foundation
 import SeekCore
-import SeekHTTP
+import SeekKit
 import SeekLoopback
 import Testing
 

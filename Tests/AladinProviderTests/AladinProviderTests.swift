@@ -1,9 +1,7 @@
 import AladinProvider
 import Foundation
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekHTTP
-import SeekJSON
 import SeekLoopback
 import SeekTesting
 import Testing

@@ -1,9 +1,8 @@
 import AladinProvider
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
+import SeekHTTPClient
 import SeekLoopback
 import SeekTesting
 import Testing

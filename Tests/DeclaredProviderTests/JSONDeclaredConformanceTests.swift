@@ -1,9 +1,7 @@
 import DeclaredProvider
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 import SeekLoopback
 import SeekTesting
 import Testing

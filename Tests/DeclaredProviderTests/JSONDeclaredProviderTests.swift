@@ -1,9 +1,8 @@
 import DeclaredProvider
 import Foundation
-import SeekConfig
+import SeekKit
+import SeekHTTPClient
 import SeekCore
-import SeekHTTP
-import SeekJSON
 import SeekLoopback
 import SeekTesting
 import Testing

@@ -1,9 +1,7 @@
 import Foundation
 import GiphyProvider
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekHTTP
-import SeekJSON
 import SeekLoopback
 import SeekTesting
 import Testing

@@ -1,9 +1,8 @@
 import Foundation
 import GiphyProvider
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
+import SeekHTTPClient
 import SeekLoopback
 import SeekTesting
 import Testing

@@ -1,9 +1,8 @@
 import Foundation
 import OpenLibraryProvider
-import SeekConfig
+import SeekKit
+import SeekHTTPClient
 import SeekCore
-import SeekHTTP
-import SeekJSON
 import SeekLoopback
 import Testing
 

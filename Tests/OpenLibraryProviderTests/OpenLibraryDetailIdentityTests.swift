@@ -1,7 +1,7 @@
 import Foundation
 import OpenLibraryProvider
 import SeekCore
-import SeekHTTP
+import SeekKit
 import SeekLoopback
 import Testing
 

@@ -1,9 +1,7 @@
 import Foundation
 import OpenLibraryProvider
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 import SeekLoopback
 import SeekTesting
 import Testing

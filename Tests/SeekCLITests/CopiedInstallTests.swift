@@ -5,7 +5,7 @@ import Darwin
 #endif
 import Foundation
 @testable import SeekCLI
-import SeekHTTP
+import SeekKit
 import Testing
 
 /// `seek` and `seek-hosts` copied by hand to a folder of their own: everything they need is inside

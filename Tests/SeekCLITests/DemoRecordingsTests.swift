@@ -1,6 +1,6 @@
 import Foundation
 import ITBookstoreProvider
-import SeekConfig
+import SeekKit
 @testable import SeekSession
 import Testing
 

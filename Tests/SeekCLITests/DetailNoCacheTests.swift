@@ -1,7 +1,6 @@
 import Foundation
 import SeekCLI
-import SeekHTTP
-import SeekJSON
+import SeekKit
 import SeekLoopback
 import SeekResilience
 import SeekSession

@@ -2,9 +2,7 @@ import Foundation
 import ITBookstoreProvider
 import SeekCLI
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 import SeekLoopback
 import SeekResilience
 import SeekSession

@@ -8,10 +8,8 @@ import Darwin
 import AladinProvider
 import Foundation
 import SeekCLI
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekHTTP
-import SeekJSON
 import SeekLoopback
 import SeekResilience
 import SeekSession
@@ -137,7 +135,7 @@ struct FaultTarget: Sendable {
         try await harness.stop()
 
         if fault.name == "connection refused" {
-            // AsyncHTTPTransport (SeekCore) leaves AsyncHTTPClient's own retrying of failed connection
+            // AsyncHTTPTransport (SeekHTTPClient) leaves AsyncHTTPClient's own retrying of failed connection
             // establishment on, so a refused connection only surfaces at the deadline, as a timeout. It needs
             // `connectionPool.retryConnectionEstablishment = false` (RetryingTransport does the retrying);
             // until then this row is a known issue.

@@ -3,9 +3,7 @@ import Foundation
 import NIOConcurrencyHelpers
 @testable import SeekCLI
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 import SeekLoopback
 import SeekResilience
 import SeekSession

@@ -1,9 +1,8 @@
 import Foundation
 import ITBookstoreProvider
 import SeekCLI
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekHTTP
 import SeekLoopback
 import SeekResilience
 @testable import SeekSession

@@ -2,10 +2,8 @@ import AladinProvider
 import Foundation
 import NIOConcurrencyHelpers
 import SeekCLI
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekHTTP
-import SeekJSON
 import SeekLoopback
 import SeekResilience
 import SeekSession

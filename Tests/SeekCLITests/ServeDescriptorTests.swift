@@ -5,7 +5,8 @@ import Darwin
 #endif
 import Foundation
 import SeekCore
-import SeekHTTP
+import SeekKit
+import SeekHTTPClient
 import SeekTesting
 import Testing
 

@@ -1,9 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekHTTP
-import SeekJSON
 import SeekLoopback
 import SeekSession
 import SeekStore

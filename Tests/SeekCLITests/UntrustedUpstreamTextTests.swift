@@ -1,6 +1,6 @@
 import Foundation
 import SeekCLI
-import SeekJSON
+import SeekKit
 import SeekLoopback
 import SeekTesting
 import Testing

@@ -1,4 +1,4 @@
-import SeekCatalog
+import SeekKit
 import SeekCore
 import Testing
 

@@ -1,7 +1,5 @@
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 import SeekLoopback
 import Testing
 
@@ -71,7 +69,7 @@ struct ISBNTests {
         #expect(ISBN.normalized("12345") == nil)
     }
 
-    @Test("identifiers take one ISBN per value, labelled and hyphenated or not; catalogue text is SeekCatalog's")
+    @Test("identifiers take one ISBN per value, labelled and hyphenated or not; catalogue text is SeekKit's")
     func identifiersTakeOneISBNPerValue() {
         let ids = Identifiers(isbns: ["ISBN-10: 0-306-40615-2", "0826497527 (pbk.)", "0306406152 9780826497529"])
         #expect(ids.isbn10 == ["0306406152"])

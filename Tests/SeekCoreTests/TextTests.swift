@@ -1,8 +1,6 @@
 import Dispatch
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 import SeekLoopback
 import Testing
 

@@ -1,8 +1,7 @@
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
+import SeekHTTPClient
 import SeekLoopback
 import SeekTesting
 import Testing

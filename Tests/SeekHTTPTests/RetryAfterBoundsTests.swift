@@ -1,5 +1,5 @@
 import Foundation
-import SeekHTTP
+import SeekKit
 import Testing
 
 private func retryAfter(_ value: String, now: Date = Date(timeIntervalSince1970: 1_700_000_000)) -> Double? {

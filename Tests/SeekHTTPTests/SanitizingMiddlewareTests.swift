@@ -1,6 +1,6 @@
 import Foundation
 import SeekCore
-import SeekHTTP
+import SeekKit
 import Testing
 
 /// A provider whose every answer echoes another provider's key and carries terminal escapes.

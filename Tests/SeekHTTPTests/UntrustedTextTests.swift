@@ -1,4 +1,4 @@
-import SeekHTTP
+import SeekKit
 import Testing
 
 /// Every scalar a terminal acts on instead of showing: C0 but the line break, DEL, C1, bidi overrides.

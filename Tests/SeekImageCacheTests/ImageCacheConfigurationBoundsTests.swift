@@ -1,8 +1,7 @@
 import Foundation
-import SeekConfig
+import SeekKit
 import SeekCore
 import SeekImageCache
-import SeekJSON
 import Testing
 
 @Suite("Image cache settings: extreme values")

@@ -1,9 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
-import SeekConfig
-import SeekJSON
-import SeekHTTP
+import SeekKit
 import SeekLoopback
 
 /// Small images of the project's own: just enough header for the signature and size readers.

@@ -1,8 +1,7 @@
 import Foundation
-import SeekConfig
+import SeekKit
+import SeekHTTPClient
 import SeekCore
-import SeekJSON
-import SeekHTTP
 import SeekImageCache
 import SeekLoopback
 import SeekTesting

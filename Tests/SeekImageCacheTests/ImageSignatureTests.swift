@@ -1,5 +1,5 @@
 import Foundation
-import SeekHTTP
+import SeekKit
 import SeekImageCache
 import SeekLoopback
 import Testing

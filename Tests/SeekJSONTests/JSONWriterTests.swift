@@ -1,6 +1,6 @@
 import Foundation
 import SeekCore
-import SeekJSON
+import SeekKit
 import Testing
 
 /// `JSONWriter`: how `seek` prints JSON and appends stats lines.

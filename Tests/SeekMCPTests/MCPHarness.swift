@@ -1,6 +1,6 @@
 import Foundation
 import MCP
-import SeekConfig
+import SeekKit
 import SeekCore
 import SeekLoopback
 import SeekMCP

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import SeekResilience
+import SeekKit
 import Testing
 
 /// Whole writes to stdout, stderr and the stats log, whatever the descriptor's mode.

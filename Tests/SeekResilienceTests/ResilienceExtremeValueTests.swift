@@ -1,7 +1,6 @@
 import Foundation
 import SeekCore
-import SeekHTTP
-import SeekJSON
+import SeekKit
 import SeekResilience
 import Testing
 

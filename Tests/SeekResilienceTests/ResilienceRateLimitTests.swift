@@ -1,9 +1,8 @@
 import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
+import SeekHTTPClient
 import SeekLoopback
 import SeekResilience
 import SeekTesting

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import SeekConfig
+import SeekKit
 import SeekCore
 import SeekServer
 import SeekSession

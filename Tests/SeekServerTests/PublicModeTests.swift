@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
-import SeekConfig
+import SeekKit
 import SeekCore
 import SeekLoopback
 import SeekServer

@@ -5,7 +5,7 @@ import Darwin
 #endif
 import Foundation
 import Hummingbird
-import SeekConfig
+import SeekKit
 import SeekCore
 import SeekServer
 import Testing

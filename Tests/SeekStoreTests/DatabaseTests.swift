@@ -1,9 +1,7 @@
 import Foundation
 import GRDB
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 import SeekLoopback
 @testable import SeekStore
 import Testing

@@ -7,9 +7,7 @@ import Darwin
 #endif
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 import SeekLoopback
 import SeekStore
 import SeekTesting

@@ -1,7 +1,6 @@
 import Foundation
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekJSON
 import SeekStore
 import Testing
 

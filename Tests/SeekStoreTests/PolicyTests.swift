@@ -1,8 +1,6 @@
 import Foundation
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekHTTP
-import SeekJSON
 import SeekLoopback
 import SeekStore
 import Testing

@@ -1,6 +1,5 @@
 import Foundation
-import SeekHTTP
-import SeekJSON
+import SeekKit
 import SeekLoopback
 import SeekStore
 import Testing

@@ -1,8 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
-import SeekHTTP
-import SeekJSON
+import SeekKit
 import SeekLoopback
 import SeekTesting
 import Testing

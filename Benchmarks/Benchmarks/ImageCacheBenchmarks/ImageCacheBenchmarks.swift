@@ -2,6 +2,7 @@ import Benchmark
 import Foundation
 import SeekCore
 import SeekImageCache
+import SeekKit
 import Synchronization
 
 /// The shared image cache: memory-hit latency and throughput, disk-hit latency for a 100 KB image

@@ -1,7 +1,7 @@
 import Foundation
 import AladinProvider
 import FuzzSupport
-import SeekConfig
+import SeekKit
 import SeekCore
 
 /// Aladin's search, detail (by ISBN-13 and by itemId) and bestsellers on any body, through its

@@ -1,9 +1,8 @@
 import DeclaredProvider
 import Foundation
 import FuzzSupport
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekJSON
 
 /// A provider declared in a config file (`jsonProviders`), searching and reading details on any body.
 /// The declaration reads Open Library's shapes (so its recorded answers are the seeds) and uses every

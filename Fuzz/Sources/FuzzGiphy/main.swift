@@ -1,7 +1,7 @@
 import Foundation
 import FuzzSupport
 import GiphyProvider
-import SeekConfig
+import SeekKit
 import SeekCore
 
 /// GIPHY's search, detail, trending and suggest on any body. The first input byte chooses the call

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import SeekCatalog
+import SeekKit
 import SeekCore
 
 /// ISBN extraction, cleaning and normalisation on any text: every ISBN found is a valid ISBN-13 that

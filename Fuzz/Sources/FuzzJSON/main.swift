@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import SeekJSON
+import SeekKit
 
 /// `JSONValue(parsing:)` on any bytes: a value or a `JSONParseError`, never a crash. A value it parses,
 /// written back as JSON text with `JSONWriter`, parses again to the same value.

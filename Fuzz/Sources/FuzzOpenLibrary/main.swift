@@ -1,7 +1,7 @@
 import Foundation
 import FuzzSupport
 import OpenLibraryProvider
-import SeekConfig
+import SeekKit
 import SeekCore
 
 /// Open Library's search and detail on any body. The first input byte chooses the call (bits 0…1:

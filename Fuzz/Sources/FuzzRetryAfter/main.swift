@@ -1,7 +1,7 @@
 import Foundation
 import FuzzSupport
 import SeekCore
-import SeekHTTP
+import SeekKit
 
 /// `Retry-After` as a response carries it (delta-seconds, or an HTTP date through `HTTPDate.parse`), on
 /// any text: nil or a wait from 0 to `HTTPResponse.maxRetryAfterSeconds`, never -0, never a crash.

@@ -1,9 +1,8 @@
 import CLibFuzzer
 import Dispatch
 import Foundation
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekHTTP
 
 /// An `HTTPTransport` that answers every request with the same response (the fuzz input as its body),
 /// without a network: a provider built on it runs its whole decode-and-map path on that body.

@@ -1,11 +1,8 @@
 import ArgumentParser
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
+import SeekKit
 import SeekImageCache
-import SeekJSON
-import SeekResilience
 import SeekSession
 
 struct ImageCommand: AsyncParsableCommand {

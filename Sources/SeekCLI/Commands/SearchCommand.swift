@@ -1,10 +1,7 @@
 import ArgumentParser
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
-import SeekResilience
+import SeekKit
 import SeekSession
 
 struct SearchCommand: AsyncParsableCommand {

@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 import SeekResilience
 import SeekSession
 

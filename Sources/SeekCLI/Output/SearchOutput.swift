@@ -1,9 +1,6 @@
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
-import SeekResilience
+import SeekKit
 import SeekSession
 
 /// Prints a merged search (or trending) result in the chosen format.

@@ -1,9 +1,6 @@
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
-import SeekResilience
+import SeekKit
 import SeekSession
 
 /// Plain-text tables that fit a terminal width, truncating cells with "…".

@@ -1,6 +1,6 @@
 import Foundation
 import SeekCore
-import SeekJSON
+import SeekKit
 
 /// `seek detail --format json`: the item object with its full fields and `sources`, then `providers`
 /// with the provider's outcome, as search lists them. When the provider failed it is still a document:

@@ -1,8 +1,6 @@
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 
 /// DESIGN's JSON shapes. Optional fields are written as `null`, never left out.
 public struct ItemDocument: JSONWritable {

@@ -1,8 +1,6 @@
 import Foundation
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
 import SeekStore
 
 /// DESIGN's envelope for list commands: `{ "entries": [...] }`.

@@ -1,13 +1,10 @@
 import Foundation
-import SeekCatalog
-import SeekConfig
+import SeekKit
 import SeekCore
-import SeekHTTP
-import SeekJSON
 
 /// IT Bookstore (`api.itbook.store/1.0`) as a Seek provider: search, detail and new releases.
-/// Written as a user would: one file (and its demo answers in Demo/), on the contract (SeekCore) and the provider-side modules SeekHTTP,
-/// SeekJSON, SeekConfig and SeekCatalog (see docs/writing-a-provider.md).
+/// Written as a user would: one file (and its demo answers in Demo/), on the contract (SeekCore) and the
+/// provider kit (SeekKit; see docs/writing-a-provider.md).
 public struct ITBookstoreProvider: SearchProvider {
     public static let id = "itbook"
     public static let urlVariable = "SEEK_ITBOOK_URL"

@@ -1,9 +1,8 @@
 import Foundation
 import ITBookstoreProvider
-import SeekConfig
+import SeekKit
+import SeekHTTPClient
 import SeekCore
-import SeekHTTP
-import SeekJSON
 import SeekLoopback
 import SeekTesting
 import Testing

@@ -1,9 +1,8 @@
 import Foundation
 import ITBookstoreProvider
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
+import SeekKit
+import SeekHTTPClient
 import SeekLoopback
 import SeekTesting
 

@@ -1,6 +1,5 @@
 import Foundation
 import SeekCore
-import SeekJSON
 
 /// What a provider uses to call its API: builds URLs under a base, maps statuses to typed
 /// errors, decodes JSON, and keeps the provider's secrets out of every message.

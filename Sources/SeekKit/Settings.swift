@@ -1,6 +1,5 @@
 import Foundation
 import SeekCore
-import SeekJSON
 
 /// Configuration lookup: environment variables override the config file.
 ///

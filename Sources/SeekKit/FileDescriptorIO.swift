@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// Plain writes to a file descriptor: stdout and stderr, the provider stats log.
-public enum FileDescriptorIO {
+package enum FileDescriptorIO {
     /// Writes all of `bytes`, again after an interrupted or partial write; false when the descriptor
     /// takes no more (a closed pipe, a full disk), which ends the write instead of trapping.
     ///
@@ -15,7 +15,7 @@ public enum FileDescriptorIO {
     /// SDK makes stdio non-blocking, and `seek mcp 2>&1` shares that with stderr. After `stallLimit`
     /// milliseconds without progress the write ends (false) rather than hang on a reader that left.
     @discardableResult
-    public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, stallLimit: Int32 = 10_000) -> Bool {
+    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, stallLimit: Int32 = 10_000) -> Bool {
         var written = 0
         while written < bytes.count {
             let count = write(descriptor, bytes.baseAddress.map { $0 + written }, bytes.count - written)
@@ -34,7 +34,7 @@ public enum FileDescriptorIO {
 
     /// Writes all of `text` as UTF-8, as `writeAll(_:_:stallLimit:)` writes bytes.
     @discardableResult
-    public static func writeAll(_ descriptor: Int32, _ text: String, stallLimit: Int32 = 10_000) -> Bool {
+    package static func writeAll(_ descriptor: Int32, _ text: String, stallLimit: Int32 = 10_000) -> Bool {
         var text = text
         return text.withUTF8 { writeAll(descriptor, UnsafeRawBufferPointer($0), stallLimit: stallLimit) }
     }

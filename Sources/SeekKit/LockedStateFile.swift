@@ -8,9 +8,6 @@ import Darwin
 import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
-import SeekConfig
-import SeekHTTP
-import SeekJSON
 
 /// A small JSON state file that several `seek` processes (and tasks of one process) read and change
 /// safely, and that a kill, a crash or a full disk at any moment leaves holding a whole state, old or new.
@@ -30,21 +27,21 @@ import SeekJSON
 /// shared by every instance for the same path: its later reads and updates see that state, other
 /// processes still see the file's. The next update whose write succeeds stores it and leaves memory.
 /// A file that does not decode (written by hand, or by something else) reads as the empty state.
-public struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable {
+package struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable {
     /// Where the state lives; nil keeps it in process memory only.
-    public let url: URL?
+    package let url: URL?
     private let memoryName: String?
     private let empty: State
 
     /// State kept in the file at `url` (its directory is created on first use).
-    public init(url: URL, empty: State) {
+    package init(url: URL, empty: State) {
         self.url = url
         self.memoryName = nil
         self.empty = empty
     }
 
     /// State kept only in this process's memory, shared by every instance with the same `name`.
-    public init(inMemory name: String, empty: State) {
+    package init(inMemory name: String, empty: State) {
         self.url = nil
         self.memoryName = name
         self.empty = empty
@@ -59,7 +56,7 @@ public struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable {
 
     /// The current state; a missing or unreadable file reads as the empty state (or as the state this
     /// process keeps in memory after the file could not be written).
-    public func read() -> State {
+    package func read() -> State {
         guard let url else { return memoryState() }
         if let kept = fallback() { return decode(kept) }
         return StateFileIO.contents(of: url.path).map(decode) ?? empty
@@ -69,7 +66,7 @@ public struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable {
     /// Keep `change` quick and free of side effects: other processes wait for the lock meanwhile, and
     /// it may run twice (once on the empty state without the lock, see below).
     @discardableResult
-    public func update<T: Sendable>(_ change: (inout State) -> T) -> T {
+    package func update<T: Sendable>(_ change: (inout State) -> T) -> T {
         guard let url else { return updateInMemory(change) }
         let paths = StateFilePaths(url.path)
         // Most updates find the empty state and leave it so (a closed breaker admits a call and records
@@ -114,7 +111,7 @@ public struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable {
 
     /// Makes the state empty again: an empty file (replaced under the lock like any update), or an
     /// empty state in memory when the file cannot be written.
-    public func reset() {
+    package func reset() {
         let empty = self.empty
         update { $0 = empty }
         if url == nil { memoryStore.withLockedValue { $0[memoryKey] = nil } }
@@ -291,10 +288,10 @@ enum StateFileIO {
 
 /// `flock(2)`-locked file access of the stats log (which appends and compacts in place), and the
 /// folder making the state files use too.
-enum LockedFile {
+package enum LockedFile {
     /// Opens and locks `url`; nil when the file cannot be used. Writers (`exclusive`, or `create`)
     /// create the file and its directory if needed; readers never create anything.
-    static func openLocked(_ url: URL, exclusive: Bool, create: Bool = false, append: Bool = false) -> Int32? {
+    package static func openLocked(_ url: URL, exclusive: Bool, create: Bool = false, append: Bool = false) -> Int32? {
         let path = url.path
         let writes = exclusive || create
         let flags = writes ? O_RDWR | O_CREAT | O_CLOEXEC | (append ? O_APPEND : 0) : O_RDONLY | O_CLOEXEC
@@ -315,7 +312,7 @@ enum LockedFile {
     /// Creates `path` and its missing parents, as `mkdir -p` does; true when it is a directory then.
     /// `mkdir(2)` directly: `FileManager`'s `createDirectory` costs ~0.2 ms a call on Linux, and a
     /// search's state files are opened on the way to every request.
-    static func makeDirectories(_ path: String) -> Bool {
+    package static func makeDirectories(_ path: String) -> Bool {
         if mkdir(path, 0o777) == 0 { return true }
         switch errno {
         case EEXIST:
@@ -333,12 +330,12 @@ enum LockedFile {
         }
     }
 
-    static func unlockAndClose(_ fd: Int32) {
+    package static func unlockAndClose(_ fd: Int32) {
         _ = flock(fd, LOCK_UN)
         close(fd)
     }
 
-    static func readAll(_ fd: Int32) -> Data {
+    package static func readAll(_ fd: Int32) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var offset: off_t = 0
@@ -353,7 +350,7 @@ enum LockedFile {
     }
 
     /// Makes `data` the whole file.
-    static func replaceContents(_ fd: Int32, with data: Data) {
+    package static func replaceContents(_ fd: Int32, with data: Data) {
         var written = 0
         data.withUnsafeBytes { bytes in
             while written < bytes.count {
@@ -367,7 +364,7 @@ enum LockedFile {
     }
 
     /// The file's size in bytes.
-    static func size(_ fd: Int32) -> Int? {
+    package static func size(_ fd: Int32) -> Int? {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return nil }
         return Int(info.st_size)

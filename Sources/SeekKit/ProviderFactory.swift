@@ -1,6 +1,5 @@
 import Foundation
 import SeekCore
-import SeekHTTP
 
 /// How the composition root builds a provider from the process's settings and shared transport, and the
 /// policy the provider declares for itself: the session names no provider's limits, ratings or recordings.
