@@ -3,6 +3,7 @@ import ITBookstoreProvider
 import SeekCLI
 import SeekKit
 import SeekCore
+import SeekHTTPClient
 import SeekLoopback
 import SeekResilience
 @testable import SeekSession
