@@ -34,7 +34,6 @@ struct ParsingAndSessionEndTests {
         #expect(search.limit == 20)
         #expect(search.format == .table)
         #expect(search.rank == .searxng)
-        #expect(throws: (any Error).self) { try SeekCommand.parseAsRoot(["search", "harbor", "--limit", "0"]) }
         let help = SearchCommand.helpMessage(columns: 200)
         #expect(help.contains("Results per provider (1–100). (default: 20)"))
         #expect(help.contains("default: table)"))
