@@ -112,8 +112,10 @@ struct APIRoutes: Sendable {
 
     var search: Handler {
         { request, context in
-            let answer = try await session.search(try await checkedSearch(request, context))
-            return APIResponse.json(await document(answer.result))
+            // The document (its cursor kept, its JSON written) is written while the history records the search.
+            try await session.search(try await checkedSearch(request, context)) { answer in
+                APIResponse.json(await document(answer.result))
+            }
         }
     }
 

@@ -267,15 +267,31 @@ extension SeekSession {
     public func search(
         _ checked: CheckedSearch, onBatch: @escaping @Sendable (ProviderBatch) async -> Void = { _ in }
     ) async throws -> SearchAnswer {
+        try await search(checked, onBatch: onBatch) { $0 }
+    }
+
+    /// Runs a checked search, then `render`s the answer while its owner's history records it (once):
+    /// with a shared store the history write is a round trip to the database, which the host's
+    /// writing of its document need not wait for.
+    public func search<Rendered: Sendable>(
+        _ checked: CheckedSearch, onBatch: @escaping @Sendable (ProviderBatch) async -> Void = { _ in },
+        render: @Sendable (SearchAnswer) async throws -> Rendered
+    ) async throws -> Rendered {
         let result = try await engine.search(checked.options, onBatch: onBatch)
-        if let owner = checked.owner {
-            do {
-                try await recordHistory(of: result, owner: owner)
-            } catch {
-                diagnostics("warning: could not record the search in the history: \(error)")
-            }
+        async let recorded: Void = record(result, owner: checked.owner)
+        let rendered = try await render(SearchAnswer(result: result, selection: checked.selection))
+        await recorded
+        return rendered
+    }
+
+    /// Records `result` in `owner`'s history (none for nil); a failure is a diagnostic, never the answer.
+    private func record(_ result: SearchResult, owner: StateOwner?) async {
+        guard let owner else { return }
+        do {
+            try await recordHistory(of: result, owner: owner)
+        } catch {
+            diagnostics("warning: could not record the search in the history: \(error)")
         }
-        return SearchAnswer(result: result, selection: checked.selection)
     }
 
     /// What is trending at the providers `request` selects, merged (limit within `resultLimits`).

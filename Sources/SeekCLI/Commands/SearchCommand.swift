@@ -48,12 +48,16 @@ struct SearchCommand: AsyncParsableCommand {
             query: query, providers: selection.providers, limit: limit, page: page, cursor: cursor, ranking: rank,
             rating: selection.rating, noCache: selection.noCache, explain: explain, timeout: selection.timeoutDuration)
         let context = session.context
-        let answer = try await session.core.search(request, onBatch: streamer(engine: session.engine, registry: session.registry, context: context))
-        let result = answer.result
-        let counted = OutcomeReport.counted(result.outcomes, explicit: answer.selection.explicit)
-        OutcomeReport.printFailures(result.outcomes, context: context)
-        SearchOutput.print(result, format: format, explain: request.explain, context: context)
-        return ExitStatus.forOutcomes(counted)
+        let checked = try await session.core.check(request)
+        let format = self.format
+        // The results are printed while the history records the search.
+        return try await session.core.search(checked, onBatch: streamer(engine: session.engine, registry: session.registry, context: context)) { answer in
+            let result = answer.result
+            let counted = OutcomeReport.counted(result.outcomes, explicit: answer.selection.explicit)
+            OutcomeReport.printFailures(result.outcomes, context: context)
+            SearchOutput.print(result, format: format, explain: request.explain, context: context)
+            return ExitStatus.forOutcomes(counted)
+        }
     }
 
     /// For `--format ndjson`, writes one `batch` line per provider the moment it answers; otherwise nothing.
