@@ -75,7 +75,7 @@ struct Parameters {
         SearchQuery(
             query: text("q") ?? "", providers: text("providers"), limit: try integer("limit"), page: try integer("page"),
             cursor: text("cursor"), ranking: try ranking(), rating: text("rating"), noCache: try flag("no_cache"),
-            explain: try flag("explain"), owner: owner)
+            explain: try flag("explain"), language: text("language"), owner: owner)
     }
 
     /// A trending or suggest call as the session takes it: `q` (the prefix), providers, limit, rating.

@@ -51,6 +51,8 @@ public struct SearchQuery: Sendable {
     public var rating: String?
     public var noCache: Bool
     public var explain: Bool
+    /// An ISO 639-1 language (two letters, any case) for providers that filter by one.
+    public var language: String?
     public var timeout: Duration?
     /// Whose history records the search; nil records it nowhere (a visitor without a valid cookie).
     public var owner: StateOwner?
@@ -58,7 +60,7 @@ public struct SearchQuery: Sendable {
     public init(
         query: String, providers: String? = nil, limit: Int? = nil, page: Int? = nil, cursor: String? = nil,
         ranking: RankingMethod = .searxng, rating: String? = nil, noCache: Bool = false, explain: Bool = false,
-        timeout: Duration? = nil, owner: StateOwner? = .instanceOwner
+        language: String? = nil, timeout: Duration? = nil, owner: StateOwner? = .instanceOwner
     ) {
         self.query = query
         self.providers = providers
@@ -69,6 +71,7 @@ public struct SearchQuery: Sendable {
         self.rating = rating
         self.noCache = noCache
         self.explain = explain
+        self.language = language
         self.timeout = timeout
         self.owner = owner
     }
@@ -171,6 +174,15 @@ extension SeekSession {
         return lowered
     }
 
+    /// `language` lowercased when it is two letters (ISO 639-1); nil when none was given.
+    static func language(_ language: String?) throws(RequestError) -> String? {
+        guard let language else { return nil }
+        guard language.count == 2, language.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            throw RequestError(.invalidParameter, "'language' must be a two-letter ISO 639-1 code such as en (got '\(language.prefix(20))')")
+        }
+        return language.lowercased()
+    }
+
     /// The providers `requested` names (a comma-separated list, as a flag or parameter gives it),
     /// else SEEK_PROVIDERS, else the config's `defaultProviders`; none of them means every provider.
     /// An unknown id is an `unknown_provider` error listing the known ones.
@@ -229,7 +241,7 @@ extension SeekSession {
         let options = SearchOptions(
             query: parsed.text, providers: selection.ids, limit: limit, page: request.page ?? 1, cursor: cursor,
             timeout: request.timeout, ranking: request.ranking, rating: try Self.contentRating(request.rating),
-            noCache: request.noCache, explain: request.explain)
+            noCache: request.noCache, explain: request.explain, language: try Self.language(request.language))
         return CheckedSearch(options: options, selection: selection, owner: request.owner)
     }
 

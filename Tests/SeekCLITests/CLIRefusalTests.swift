@@ -13,6 +13,7 @@ struct CLIRefusalTests {
         (["--providers", "nope"], "seek: unknown provider 'nope' (known: openlibrary, giphy, aladin)"),
         (["--cursor", "not-a-cursor"], "seek: 'cursor' is not a cursor from seek"),
         (["--limit", "100", "--page", "1002"], "seek: 'page' 1002 is too deep"),
+        (["--language", "xyz"], "seek: 'language' must be a two-letter ISO 639-1 code such as en (got 'xyz')"),
     ])
     func sameRefusal(flags: [String], message: String) async throws {
         let harness = try await CLIHarness.start()

@@ -48,7 +48,7 @@ struct ParsingAndSessionEndTests {
         try await harness.stop()
         #expect(missing.code == 64)
         #expect(missing.stderr.contains("Missing expected argument '<query>'"))
-        #expect(missing.stderr.contains("Usage: seek search <query>"))
+        #expect(missing.stderr.contains("Usage: seek search [<options>] <query>"))
         #expect(unknown.stderr.contains("Unknown option '--bogus'"))
         #expect(unknown.stderr.contains("See 'seek search --help'"))
     }
@@ -60,7 +60,7 @@ struct ParsingAndSessionEndTests {
         let command = await harness.run(["help", "search"])
         try await harness.stop()
         #expect(flag.code == 0)
-        #expect(flag.stdout.contains("USAGE: seek search <query>"))
+        #expect(flag.stdout.contains("USAGE: seek search [<options>] <query>"))
         #expect(flag.stdout == command.stdout)
     }
 

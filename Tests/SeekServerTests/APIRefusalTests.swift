@@ -15,6 +15,7 @@ struct APIRefusalTests {
         ("providers=nope", SearchQuery(query: "harbor", providers: "nope")),
         ("cursor=not-a-cursor", SearchQuery(query: "harbor", cursor: "not-a-cursor")),
         ("limit=100&page=1002", SearchQuery(query: "harbor", limit: 100, page: 1002)),
+        ("language=xyz", SearchQuery(query: "harbor", language: "xyz")),
     ])
     func sameRefusal(parameters: String, request: SearchQuery) async throws {
         let harness = try await ServerHarness.start()

@@ -108,6 +108,26 @@ struct SessionRequestTests {
         #expect(refusal?.code == .missingParameter)
     }
 
+    @Test("a search's language reaches Open Library as its lang parameter, lowercased")
+    func languageReachesTheProvider() async throws {
+        let harness = try await ServerHarness.start()
+        harness.serveBooks()
+        _ = try await harness.session.search(SearchQuery(query: "harbor", providers: "openlibrary", language: "FR"))
+        let asked = harness.fixtures.requests.last { $0.path.hasSuffix("/search.json") }
+        try await harness.stop()
+        #expect(asked?.queryValue("lang") == "fr")
+    }
+
+    @Test("a language that is not two letters is invalid_parameter", arguments: ["fra", "e1", "", "日本"])
+    func malformedLanguage(language: String) async throws {
+        let harness = try await ServerHarness.start()
+        let refusal = await #expect(throws: RequestError.self) {
+            try await harness.session.check(SearchQuery(query: "harbor", language: language))
+        }
+        try await harness.stop()
+        #expect(refusal?.code == .invalidParameter)
+    }
+
     @Test("the codes are the API's stable strings")
     func stableCodes() {
         #expect(RequestErrorCode.allCases.map(\.rawValue) == [

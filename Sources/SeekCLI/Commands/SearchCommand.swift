@@ -36,6 +36,9 @@ struct SearchCommand: AsyncParsableCommand {
     @Flag(help: "Print each result's sources, positions and score terms.")
     var explain = false
 
+    @Option(help: "Prefer results in this language (ISO 639-1, such as en); providers that cannot filter ignore it.")
+    var language: String?
+
     func run() async throws {
         let code = try await CommandContext.with(demo: selection.demo) { session in
             try await execute(session)
@@ -46,7 +49,8 @@ struct SearchCommand: AsyncParsableCommand {
     private func execute(_ session: CommandContext) async throws -> Int32 {
         let request = SearchQuery(
             query: query, providers: selection.providers, limit: limit, page: page, cursor: cursor, ranking: rank,
-            rating: selection.rating, noCache: selection.noCache, explain: explain, timeout: selection.timeoutDuration)
+            rating: selection.rating, noCache: selection.noCache, explain: explain, language: language,
+            timeout: selection.timeoutDuration)
         let context = session.context
         let checked = try await session.core.check(request)
         let format = self.format
