@@ -65,6 +65,10 @@ public enum SeekMain {
             } catch let error as CLIError {
                 context.err("seek: " + error.message)
                 return error.exitCode
+            } catch let error as RequestError {
+                // The session refused the request: a usage error, in the session's words.
+                context.err("seek: " + error.message)
+                return ExitStatus.usage
             } catch {
                 let code = root.exitCode(for: error)
                 let message = root.fullMessage(for: error)
@@ -102,17 +106,14 @@ struct SelectionOptions: ParsableArguments {
     var rating: String?
 
     func validate() throws {
-        if let rating, !CompositionRoot.contentRatings.contains(rating.lowercased()) {
-            throw ValidationError("--rating must be one of \(CompositionRoot.contentRatings.sorted().joined(separator: ", "))")
-        }
         try TimeoutOption.validate(timeout)
     }
 
     var timeoutDuration: Duration? { Duration(timeoutSeconds: timeout) }
 
-    /// What each provider call of the command carries.
-    var callOptions: CallOptions {
-        CallOptions(rating: rating?.lowercased(), noCache: noCache, timeout: timeoutDuration)
+    /// A trending or suggest call of these options, as the session takes it.
+    func fanOut(_ text: String = "", limit: Int) -> FanOutQuery {
+        FanOutQuery(text: text, providers: providers, limit: limit, rating: rating, noCache: noCache, timeout: timeoutDuration)
     }
 }
 

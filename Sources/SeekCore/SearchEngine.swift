@@ -54,10 +54,12 @@ public struct SearchOptions: Sendable {
     public var noCache: Bool
     /// The host shows each result's sources, positions and score terms (the engine computes them anyway).
     public var explain: Bool
+    /// An ISO 639-1 language the results should be in, for providers that filter by one.
+    public var language: String?
 
     public init(query: String, providers: [String]? = nil, limit: Int = 20, page: Int = 1,
                 cursor: SearchCursor? = nil, timeout: Duration? = nil, ranking: RankingMethod = .searxng,
-                rating: String? = nil, noCache: Bool = false, explain: Bool = false) {
+                rating: String? = nil, noCache: Bool = false, explain: Bool = false, language: String? = nil) {
         self.query = query
         self.providers = providers
         self.limit = limit
@@ -68,6 +70,7 @@ public struct SearchOptions: Sendable {
         self.rating = rating
         self.noCache = noCache
         self.explain = explain
+        self.language = language
     }
 
     /// What each provider call of this search carries.
@@ -206,7 +209,7 @@ public struct SearchEngine: Sendable {
         let answers = await collect(providers, timeout: options.timeout) { provider in
             let request = SearchRequest(
                 query: options.query, page: page, cursor: cursor?.positions[provider.descriptor.id],
-                limit: options.limit)
+                limit: options.limit, language: options.language)
             return try await pipeline.search(request, on: provider, options: call)
         } onAnswer: { answer in
             await onBatch(ProviderBatch(answer).excluding(cursor))

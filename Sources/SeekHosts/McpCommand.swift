@@ -9,7 +9,7 @@ struct McpCommand: AsyncParsableCommand {
     @OptionGroup var options: McpOptions
 
     func run() async throws {
-        try await Session.with(demo: options.demo) { session in
+        try await CommandContext.with(demo: options.demo) { session in
             let context = session.context
             let server = SeekMCPServer(session: session.core) { line in context.err("seek: " + line) }
             try await server.serveStandardIO()

@@ -22,7 +22,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as SeekError {
             throw CLIError.configuration(error)
         }
-        try await Session.with(demo: options.demo) { session in
+        try await CommandContext.with(demo: options.demo) { session in
             let context = session.context
             var server = SeekServer(session: session.core, host: options.host, port: options.port, logger: Self.logger())
             server.access = access

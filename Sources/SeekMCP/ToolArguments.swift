@@ -21,6 +21,7 @@ enum ToolFailure: Error, Sendable, Equatable {
     /// naming its provider.
     static func from(_ error: any Error) -> ToolFailure {
         if let failure = error as? ToolFailure { return failure }
+        if let refusal = error as? RequestError { return .invalidArgument(refusal.message) }
         let seek = SeekError.wrap(error)
         if seek.kind == .invalidInput, seek.provider == nil { return .invalidArgument(seek.detail.isEmpty ? seek.cause : seek.detail) }
         return .failed(seek.description)
@@ -50,30 +51,22 @@ struct ToolArguments {
         }
     }
 
-    /// A string argument that must be there and not be blank.
+    /// A string argument that must be there; whether its text will do is the session's to say.
     func requiredString(_ name: String) throws(ToolFailure) -> String {
         guard let text = try string(name) else { throw .invalidArgument("'\(name)' is required") }
-        guard !text.trimmed().isEmpty else { throw .invalidArgument("'\(name)' is empty") }
         return text
     }
 
-    /// A whole number in `range`; `fallback` when absent. A whole double (20.0) counts.
-    func integer(_ name: String, in range: ClosedRange<Int>, fallback: Int) throws(ToolFailure) -> Int {
-        let number: Int
+    /// A whole number, or nil when absent; its bounds are the session's to check. A whole double (20.0) counts.
+    func integer(_ name: String) throws(ToolFailure) -> Int? {
         switch values[name] {
-        case nil, .null?: return fallback
-        case .int(let value)?: number = value
+        case nil, .null?: return nil
+        case .int(let value)?: return value
         case .double(let value)?:
-            guard let whole = Int(exactly: value) else {
-                throw .invalidArgument("'\(name)' must be a whole number between \(range.lowerBound) and \(range.upperBound)")
-            }
-            number = whole
-        default: throw .invalidArgument("'\(name)' must be a whole number between \(range.lowerBound) and \(range.upperBound)")
+            guard let whole = Int(exactly: value) else { throw .invalidArgument("'\(name)' must be a whole number") }
+            return whole
+        default: throw .invalidArgument("'\(name)' must be a whole number")
         }
-        guard range.contains(number) else {
-            throw .invalidArgument("'\(name)' must be between \(range.lowerBound) and \(range.upperBound) (got \(number))")
-        }
-        return number
     }
 
     /// Provider ids as an array of strings (or one comma-separated string), joined by commas for

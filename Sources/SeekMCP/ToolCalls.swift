@@ -15,9 +15,6 @@ struct ToolCalls: Sendable {
     /// Told what the user should know that is not a result (a history that cannot be written).
     let diagnostics: @Sendable (String) -> Void
 
-    /// Suggestions asked of each provider, as `seek suggest` asks by default.
-    static let suggestionLimit = 10
-
     func call(_ name: String, arguments: [String: Value]?) async throws -> CallTool.Result {
         guard let tool = tools[name] else {
             throw MCPError.invalidParams("unknown tool '\(name)' (tools: \(tools.keys.sorted().joined(separator: ", ")))")
@@ -46,33 +43,20 @@ struct ToolCalls: Sendable {
 
     /// `seek search QUERY --format json`: bangs, providers, limit, cursor and rank as the CLI takes them.
     private func search(_ arguments: ToolArguments) async throws -> CallTool.Result {
-        let query = try arguments.requiredString("query")
-        let limit = try arguments.integer("limit", in: SeekSession.resultLimits, fallback: 20)
-        let ranking = try arguments.ranking()
-        let token = try arguments.string("cursor")
-        let scope = try session.searchScope(query: query, providers: try arguments.providers())
-        let cursor = try token.map { token throws(ToolFailure) in
-            do { return try SearchCursor(token: token) } catch { throw .invalidArgument("'cursor' is not a `next` from seek's search") }
-        }
-        let options = SearchOptions(
-            query: scope.text, providers: scope.selection.ids, limit: limit, cursor: cursor, ranking: ranking)
-        let result: SearchResult
-        do {
-            result = try await session.engine.search(options)
-        } catch let error as SeekError where error.kind == .invalidInput {
-            throw ToolFailure.invalidArgument(error.detail.isEmpty ? error.cause : error.detail)
-        }
-        await recordHistory(of: result)
-        try Self.requireAnswer(result.outcomes, explicit: scope.selection.explicit)
-        return try Self.success(SearchDocument(result), text: TextSummaries.search(result, includeQuery: true))
+        let request = SearchQuery(
+            query: try arguments.requiredString("query"), providers: try arguments.providers(), limit: try arguments.integer("limit"),
+            cursor: try arguments.string("cursor"), ranking: try arguments.ranking())
+        let answer = try await session.search(request)
+        try Self.requireAnswer(answer.result.outcomes, explicit: answer.selection.explicit)
+        return try Self.success(SearchDocument(answer.result), text: TextSummaries.search(answer.result, includeQuery: true))
     }
 
     /// `seek detail ID --format json`.
     private func detail(_ arguments: ToolArguments) async throws -> CallTool.Result {
-        let id = try session.itemID(try arguments.requiredString("id"))
+        let (id, options) = try session.checked(ItemQuery(try arguments.requiredString("id")))
         let answer: ProviderAnswer<ItemDetail>
         do {
-            answer = try await session.engine.detailAnswer(id, options: CallOptions())
+            answer = try await session.engine.detailAnswer(id, options: options)
         } catch {
             throw unavailable(SeekError.wrap(error, provider: id.provider))
         }
@@ -93,18 +77,16 @@ struct ToolCalls: Sendable {
 
     /// `seek trending --format json`: the search document without a query.
     private func trending(_ arguments: ToolArguments) async throws -> CallTool.Result {
-        let limit = try arguments.integer("limit", in: SeekSession.resultLimits, fallback: 20)
-        let selection = try session.selection(try arguments.providers())
-        let result = try await session.trending(selection, limit: limit, options: CallOptions())
-        try Self.requireAnswer(result.outcomes, explicit: selection.explicit)
+        let answer = try await session.trending(FanOutQuery(providers: try arguments.providers(), limit: try arguments.integer("limit")))
+        let result = answer.result
+        try Self.requireAnswer(result.outcomes, explicit: answer.selection.explicit)
         return try Self.success(SearchDocument(result, includeQuery: false), text: TextSummaries.search(result, includeQuery: false))
     }
 
     /// `seek suggest PREFIX --format json`.
     private func suggest(_ arguments: ToolArguments) async throws -> CallTool.Result {
-        let prefix = try arguments.requiredString("prefix")
-        let selection = try session.selection(try arguments.providers())
-        let answer = try await session.suggest(prefix, selection, limit: Self.suggestionLimit, options: CallOptions())
+        let request = FanOutQuery(text: try arguments.requiredString("prefix"), providers: try arguments.providers())
+        let (answer, selection) = try await session.suggest(request)
         let document = SuggestDocument(prefix: answer.prefix, suggestions: answer.suggestions, outcomes: answer.outcomes)
         try Self.requireAnswer(document.outcomes, explicit: selection.explicit)
         return try Self.success(document, text: TextSummaries.suggest(document))
@@ -123,28 +105,27 @@ struct ToolCalls: Sendable {
 
     /// `seek favorites add ID`: a snapshot of the item's detail; adding it again changes nothing.
     private func favoritesAdd(_ arguments: ToolArguments) async throws -> CallTool.Result {
-        let id = try session.itemID(try arguments.requiredString("id"))
-        let favorites = session.userState.favorites
-        if let present = try await userState({ try await favorites.favorite(id) }) {
-            return try await favoritesResult(change: "\(id) is already a favourite (\(TextSummaries.clip(present.title, to: 60))).")
-        }
-        let favorite: Favorite
+        let request = ItemQuery(try arguments.requiredString("id"))
+        let id = try session.checked(request).id
+        let addition: FavoriteAddition
         do {
-            favorite = try await session.favoriteSnapshot(of: id, options: CallOptions())
+            addition = try await session.addFavorite(request, owner: .instanceOwner)
+        } catch let error as StoreError {
+            throw ToolFailure.failed("user state: \(error)")
         } catch {
             throw ToolFailure.failed(SeekError.wrap(error, provider: id.provider).description + " (not added)")
         }
-        let added = try await userState { try await favorites.add(favorite) }
-        let change = added ? "Added \(id) (\(TextSummaries.clip(favorite.title, to: 60)))." : "\(id) is already a favourite."
+        let change = switch addition {
+        case .added(let favorite): "Added \(id) (\(TextSummaries.clip(favorite.title, to: 60)))."
+        case .present(let favorite): "\(id) is already a favourite (\(TextSummaries.clip(favorite.title, to: 60)))."
+        }
         return try await favoritesResult(change: change)
     }
 
     /// `seek favorites remove ID`: removing what is not a favourite changes nothing and is no error.
     private func favoritesRemove(_ arguments: ToolArguments) async throws -> CallTool.Result {
         let text = try arguments.requiredString("id")
-        guard let id = ItemID(parsing: text) else { throw ToolFailure.invalidArgument("'\(text)' is not a PROVIDER:ID item id") }
-        let favorites = session.userState.favorites
-        let removed = try await userState { try await favorites.remove(id) }
+        let (id, removed) = try await userState { try await session.removeFavorite(text, owner: .instanceOwner) }
         return try await favoritesResult(change: removed ? "Removed \(id)." : "\(id) is not a favourite (nothing removed).")
     }
 
@@ -152,8 +133,7 @@ struct ToolCalls: Sendable {
 
     /// The favourites as `{ "entries": [...] }`, with `change` leading the text.
     private func favoritesResult(change: String?) async throws -> CallTool.Result {
-        let favorites = session.userState.favorites
-        let all = try await userState { try await favorites.all() }
+        let all = try await userState { try await session.favorites(of: .instanceOwner) }
         return try Self.success(EntriesDocument(entries: all.map(FavoriteDocument.init)), text: TextSummaries.favorites(all, change: change))
     }
 
@@ -161,17 +141,10 @@ struct ToolCalls: Sendable {
     private func userState<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
+        } catch let error as RequestError {
+            throw error
         } catch {
             throw ToolFailure.failed("user state: \(error)")
-        }
-    }
-
-    /// Records a search in the history as the CLI does; a failure is a diagnostic, never the result.
-    private func recordHistory(of result: SearchResult) async {
-        do {
-            try await session.recordHistory(of: result)
-        } catch {
-            diagnostics("warning: could not record the search in the history: \(error)")
         }
     }
 

@@ -24,21 +24,21 @@ package struct APIError: HTTPResponseError, CustomStringConvertible {
         APIResponse.json(ErrorDocument(code: code, message: message), status: status)
     }
 
-    static func missing(_ name: String) -> APIError {
-        APIError(.badRequest, code: "missing_parameter", message: "the parameter '\(name)' is required")
+    /// The session's refusal of a request: 400 with its code.
+    init(_ refusal: RequestError) {
+        self.init(.badRequest, code: refusal.code.rawValue, message: refusal.message)
     }
 
+    /// A parameter the API cannot read (not a whole number, not true or false, not one of its choices).
     static func invalid(_ name: String, _ why: String) -> APIError {
-        APIError(.badRequest, code: "invalid_parameter", message: "the parameter '\(name)' \(why)")
+        APIError(.badRequest, code: RequestErrorCode.invalidParameter.rawValue, message: "the parameter '\(name)' \(why)")
     }
 
     /// How a provider's typed failure reads over HTTP.
     static func from(_ error: SeekError) -> APIError {
         let message = error.description
         switch error.kind {
-        case .invalidInput:
-            let unknown = error.cause.contains("unknown provider")
-            return APIError(.badRequest, code: unknown ? "unknown_provider" : "invalid_parameter", message: message)
+        case .invalidInput: return APIError(.badRequest, code: RequestErrorCode.invalidParameter.rawValue, message: message)
         case .notFound: return APIError(.notFound, code: "not_found", message: message)
         case .unsupported: return APIError(.badRequest, code: "unsupported", message: message)
         case .timeout: return APIError(.gatewayTimeout, code: "provider_timeout", message: message)

@@ -77,6 +77,8 @@ struct APIRoutes: Sendable {
                     return try await Deadline.race(deadline) { try await handler(request, context) }
                 } catch let error as SeekError where error.provider == nil && error.kind == .timeout(seconds: deadline.seconds) {
                     throw APIError(.gatewayTimeout, code: "deadline", message: "no answer within \(SeekError.format(deadline.seconds)) seconds")
+                } catch let error as RequestError {
+                    throw APIError(error)
                 }
             }
         }
@@ -89,40 +91,10 @@ struct APIRoutes: Sendable {
 
     // MARK: Search
 
-    /// The search a request asks for, checked: the query, its providers, paging and options.
-    func searchOptions(_ request: Request) async throws -> (SearchOptions, ProviderSelection) {
-        let parameters = Parameters(request)
-        let query = try parameters.required("q")
-        let limit = try parameters.integer("limit", in: 1...100, default: 20)
-        let page = try parameters.integer("page", in: 1...Int(Int32.max), default: 1)
-        guard (page - 1) * limit <= 100_000 else {
-            throw APIError.invalid("page", "goes past any real page (at most 100,000 results deep)")
-        }
-        let cursorToken = parameters.text("cursor")
-        if cursorToken != nil, parameters.text("page") != nil {
-            throw APIError.invalid("cursor", "cannot be combined with page")
-        }
-        let cursor: SearchCursor? = if let cursorToken { try await cursor(from: cursorToken) } else { nil }
-        let rank = try parameters.choice("rank", RankingMethod.allCases.map(\.rawValue)).flatMap(RankingMethod.init(rawValue:))
-        let call = try parameters.callOptions()
-        let base = SearchOptions(
-            query: query, limit: limit, page: page, cursor: cursor, ranking: rank ?? .searxng,
-            rating: call.rating, noCache: call.noCache, explain: try parameters.flag("explain"))
-        do {
-            return try session.searchOptions(query: query, providers: parameters.text("providers"), base: base)
-        } catch let error as SeekError {
-            let unknown = error.cause.contains("unknown provider")
-            throw APIError(.badRequest, code: unknown ? "unknown_provider" : "invalid_parameter", message: error.cause)
-        }
-    }
-
-    /// A cursor token: one this server handed out, else a CLI cursor.
-    func cursor(from token: String) async throws -> SearchCursor {
-        if let kept = await session.userState.cursors.cursor(for: token) { return kept }
-        guard token.utf8.count <= 4096, let decoded = try? SearchCursor(token: token) else {
-            throw APIError(.badRequest, code: "invalid_cursor", message: "the cursor is not one this server handed out (or it expired)")
-        }
-        return decoded
+    /// The search a request asks for, checked by the session; recorded in the history of the
+    /// request's owner (none for a visitor without a valid cookie).
+    func checkedSearch(_ request: Request, _ context: SeekRequestContext) async throws -> CheckedSearch {
+        try await session.check(try Parameters(request).searchQuery(owner: context.owner))
     }
 
     /// The search document, with `next` as a short token.
@@ -138,22 +110,12 @@ struct APIRoutes: Sendable {
         return await session.userState.cursors.token(for: cursor)
     }
 
-    /// Records `result` in the history of the request's owner; a visitor without a valid cookie records none.
-    func record(_ result: SearchResult, _ context: SeekRequestContext) async {
-        guard let owner = context.owner else { return }
-        try? await session.recordHistory(of: result, owner: owner)
-    }
-
     var search: Handler {
         { request, context in
-            let (options, _) = try await searchOptions(request)
-            let result = try await session.engine.search(options)
-            // The history write and the document (its cursor kept, its JSON written) go on at once:
-            // with a shared store each is a round trip to the database.
-            async let recorded: Void = { await record(result, context) }()
-            let response = APIResponse.json(await document(result))
-            await recorded
-            return response
+            // The document (its cursor kept, its JSON written) is written while the history records the search.
+            try await session.search(try await checkedSearch(request, context)) { answer in
+                APIResponse.json(await document(answer.result))
+            }
         }
     }
 
@@ -161,7 +123,9 @@ struct APIRoutes: Sendable {
     /// away cancels the provider calls; a graceful shutdown ends the stream.
     var stream: Handler {
         { request, context in
-            let (options, _) = try await searchOptions(request)
+            let checked = try await checkedSearch(request, context)
+            let options = checked.options
+            let session = session
             let engine = session.engine
             let weights = Dictionary(engine.registry.providers.map { ($0.descriptor.id, engine.weight(for: $0)) }) { first, _ in first }
             let body = ResponseBody { writer in
@@ -170,13 +134,12 @@ struct APIRoutes: Sendable {
                     group.addTask {
                         defer { sink.finish() }
                         let result = try await cancelWhenGracefulShutdown {
-                            try await engine.search(options) { batch in
+                            try await session.search(checked) { batch in
                                 let weight = weights[batch.outcome.provider] ?? 1
                                 sink.yield(JSONText.compact(BatchDocument(batch: batch, weight: weight, ranking: options.ranking)))
-                            }
+                            }.result
                         }
                         sink.yield(JSONText.compact(await document(result).summary))
-                        await record(result, context)
                     }
                     for await line in lines {
                         try await writer.write(ByteBuffer(string: line + "\n"))
@@ -197,8 +160,7 @@ struct APIRoutes: Sendable {
 
     var detail: Handler {
         { request, context in
-            let id = try itemID(context.parameters.get("id"), session: session)
-            let answer = try await session.engine.detailAnswer(id, options: try Parameters(request).callOptions())
+            let (id, answer) = try await session.detail(try Parameters(request).itemQuery(context.parameters.get("id")))
             if case .failure(let error) = answer.result { throw APIError.from(error) }
             return APIResponse.json(DetailDocument(id: id, answer: answer))
         }
@@ -208,10 +170,10 @@ struct APIRoutes: Sendable {
     /// a URL from the caller); an ETag of the bytes answers If-None-Match with 304.
     var image: Handler {
         { request, context in
-            let id = try itemID(context.parameters.get("id"), session: session)
             let parameters = Parameters(request)
+            let (id, options) = try session.checked(try parameters.itemQuery(context.parameters.get("id")))
             let size = try parameters.choice("size", ImageSize.allCases.map(\.rawValue)).flatMap(ImageSize.init(rawValue:)) ?? .medium
-            let image = try await session.image(of: id, size: size, options: try parameters.callOptions())
+            let image = try await session.image(of: id, size: size, options: options)
             let tag = ImageTag.of(image.data)
             var headers = HTTPFields()
             headers[.eTag] = tag
@@ -228,20 +190,15 @@ struct APIRoutes: Sendable {
 
     var trending: Handler {
         { request, _ in
-            let parameters = Parameters(request)
-            let limit = try parameters.integer("limit", in: 1...100, default: 20)
-            let result = try await session.trending(try parameters.selection(session), limit: limit, options: try parameters.callOptions())
+            let result = try await session.trending(try Parameters(request).fanOutQuery()).result
             return APIResponse.json(SearchDocument(query: nil, page: 1, results: result.results, outcomes: result.outcomes, next: nil))
         }
     }
 
     var suggest: Handler {
         { request, _ in
-            let parameters = Parameters(request)
-            let prefix = try parameters.required("q")
-            let limit = try parameters.integer("limit", in: 1...50, default: 10)
-            let answer = try await session.suggest(prefix, try parameters.selection(session), limit: limit, options: try parameters.callOptions())
-            return APIResponse.json(SuggestDocument(prefix: prefix, suggestions: answer.suggestions, outcomes: answer.outcomes))
+            let (answer, _) = try await session.suggest(try Parameters(request).fanOutQuery())
+            return APIResponse.json(SuggestDocument(prefix: answer.prefix, suggestions: answer.suggestions, outcomes: answer.outcomes))
         }
     }
 
@@ -263,38 +220,28 @@ struct APIRoutes: Sendable {
 
     /// `owner`'s favourites (none for a visitor without a valid cookie).
     func favoritesDocument(_ owner: StateOwner?) async throws -> Response {
-        let entries = try await owner.asyncMap { try await session.userState.favorites(of: $0).all() } ?? []
+        let entries = try await session.favorites(of: owner)
         return APIResponse.json(EntriesDocument(entries: entries.map(FavoriteDocument.init)))
     }
 
     /// Adds a favourite with a snapshot of its detail (so the list works when the provider is down).
     var addFavorite: Handler {
         { request, context in
-            let id = try itemID(context.parameters.get("id"), session: session)
-            try await addFavorite(id, request: request, context: context)
+            _ = try await session.addFavorite(try Parameters(request).itemQuery(context.parameters.get("id")), owner: context.writer)
             return try await favoritesDocument(context.writer)
         }
     }
 
     var removeFavorite: Handler {
         { _, context in
-            let id = try itemID(context.parameters.get("id"), session: session)
-            _ = try await session.userState.favorites(of: context.writer).remove(id)
+            _ = try await session.removeFavorite(pathID(context.parameters.get("id")), owner: context.writer)
             return try await favoritesDocument(context.writer)
         }
     }
 
-    /// Adds `id` to the writer's favourites with a snapshot of its detail, unless it is one already.
-    func addFavorite(_ id: ItemID, request: Request, context: SeekRequestContext) async throws {
-        let favorites = session.userState.favorites(of: context.writer)
-        guard try await favorites.favorite(id) == nil else { return }
-        let snapshot = try await session.favoriteSnapshot(of: id, options: try Parameters(request).callOptions())
-        _ = try await favorites.add(snapshot)
-    }
-
     var history: Handler {
         { _, context in
-            let entries = try await context.owner.asyncMap { try await session.userState.history(of: $0).entries() } ?? []
+            let entries = try await session.history(of: context.owner)
             return APIResponse.json(EntriesDocument(entries: entries.map(HistoryDocument.init)))
         }
     }

@@ -3,6 +3,7 @@ import Hummingbird
 import SeekKit
 import SeekCore
 import SeekSession
+import SeekStore
 
 /// A request's query parameters, read and checked one by one: a bad value is a 400 naming it.
 /// Parameters a route does not know are ignored.
@@ -40,17 +41,10 @@ struct Parameters {
         return value
     }
 
-    func required(_ name: String) throws -> String {
-        guard let value = text(name) else { throw APIError.missing(name) }
-        return value
-    }
-
-    /// A whole number in `range`, or `fallback` when absent.
-    func integer(_ name: String, in range: ClosedRange<Int>, default fallback: Int) throws -> Int {
-        guard let text = text(name) else { return fallback }
-        guard let value = Int(text), range.contains(value) else {
-            throw APIError.invalid(name, "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
+    /// A whole number, or nil when absent; its bounds are the session's to check.
+    func integer(_ name: String) throws -> Int? {
+        guard let text = text(name) else { return nil }
+        guard let value = Int(text) else { throw APIError.invalid(name, "must be a whole number") }
         return value
     }
 
@@ -71,35 +65,33 @@ struct Parameters {
         return text
     }
 
-    /// The providers asked for, checked against the session's registry.
-    func selection(_ session: SeekSession) throws -> ProviderSelection {
-        do {
-            return try session.selection(text("providers"))
-        } catch let error as SeekError {
-            throw APIError(.badRequest, code: "unknown_provider", message: error.cause)
-        }
+    /// The ranking method asked for; searxng when absent.
+    func ranking() throws -> RankingMethod {
+        try choice("rank", RankingMethod.allCases.map(\.rawValue)).flatMap(RankingMethod.init(rawValue:)) ?? .searxng
     }
 
-    /// The content rating asked for, if any.
-    func rating() throws -> String? {
-        try choice("rating", CompositionRoot.contentRatings.sorted())
+    /// A search as the session takes it, recorded in `owner`'s history (none for nil).
+    func searchQuery(owner: StateOwner?) throws -> SearchQuery {
+        SearchQuery(
+            query: text("q") ?? "", providers: text("providers"), limit: try integer("limit"), page: try integer("page"),
+            cursor: text("cursor"), ranking: try ranking(), rating: text("rating"), noCache: try flag("no_cache"),
+            explain: try flag("explain"), language: text("language"), owner: owner)
     }
 
-    /// The per-call options every provider call carries.
-    func callOptions() throws -> CallOptions {
-        CallOptions(rating: try rating(), noCache: try flag("no_cache"))
+    /// A trending or suggest call as the session takes it: `q` (the prefix), providers, limit, rating.
+    func fanOutQuery(limit fallback: Int? = nil) throws -> FanOutQuery {
+        FanOutQuery(
+            text: text("q") ?? "", providers: text("providers"), limit: try integer("limit") ?? fallback,
+            rating: text("rating"), noCache: try flag("no_cache"))
+    }
+
+    /// The item a path segment names, with the call options the query carries.
+    func itemQuery(_ segment: String?) throws -> ItemQuery {
+        ItemQuery(pathID(segment), rating: text("rating"), noCache: try flag("no_cache"))
     }
 }
 
-/// An item id from a path segment (`openlibrary:OL45804W`, percent-encoded or not), of a known provider.
-func itemID(_ segment: String?, session: SeekSession) throws -> ItemID {
-    let text = segment.flatMap { $0.removingPercentEncoding ?? $0 } ?? ""
-    guard let id = ItemID(parsing: text) else {
-        throw APIError(.badRequest, code: "invalid_id", message: "'\(text.prefix(100))' is not a PROVIDER:ID item id")
-    }
-    guard session.registry.provider(id.provider) != nil else {
-        throw APIError(.badRequest, code: "unknown_provider",
-                       message: "unknown provider '\(id.provider)' (known: \(session.registry.ids.joined(separator: ", ")))")
-    }
-    return id
+/// An item id from a path segment (`openlibrary:OL45804W`), percent-encoded or not; the session checks it.
+func pathID(_ segment: String?) -> String {
+    segment.flatMap { $0.removingPercentEncoding ?? $0 } ?? ""
 }

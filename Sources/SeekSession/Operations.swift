@@ -76,57 +76,9 @@ public struct SuggestResult: Sendable {
 
 /// The operations every host offers, written once: the CLI, the server and the MCP server call these.
 extension SeekSession {
-    /// The providers `requested` names (a comma-separated list, as a flag or parameter gives it),
-    /// else SEEK_PROVIDERS, else the config's `defaultProviders`; none of them means every provider.
-    /// An unknown id is an `.invalidInput` error listing the known ones.
-    public func selection(_ requested: String?) throws -> ProviderSelection {
-        let raw = requested ?? settings.string("SEEK_PROVIDERS") ?? settings.file["defaultProviders"]?.arrayValue?
-            .compactMap(\.stringValue).joined(separator: ",")
-        guard let raw, !raw.isEmpty else { return ProviderSelection(ids: nil, explicit: false) }
-        let ids = raw.split(separator: ",").map { $0.trimmed().lowercased() }.filter { !$0.isEmpty }
-        for id in ids where registry.provider(id) == nil {
-            throw SeekError(.invalidInput, detail: "unknown provider '\(id)' (known: \(registry.ids.joined(separator: ", ")))")
-        }
-        return ProviderSelection(ids: ids.isEmpty ? nil : ids, explicit: !ids.isEmpty)
-    }
-
-    /// How many results a call may ask of each provider.
-    public static let resultLimits: ClosedRange<Int> = 1...100
-
-    /// A search's text and providers: bangs in `query` choose providers (`!ol harbor`), else
-    /// `selection(requested)`. An empty query is an `.invalidInput` error.
-    public func searchScope(query: String, providers requested: String?) throws -> (text: String, selection: ProviderSelection) {
-        let parsed = BangQuery.parse(query, registry: registry)
-        guard !parsed.text.isEmpty else { throw SeekError(.invalidInput, detail: "the query is empty") }
-        let selection = try parsed.providers.map { ProviderSelection(ids: $0, explicit: true) } ?? self.selection(requested)
-        return (parsed.text, selection)
-    }
-
-    /// `text` as an item id of a registered provider; otherwise an `.invalidInput` error saying why.
-    public func itemID(_ text: String) throws -> ItemID {
-        guard let id = ItemID(parsing: text) else {
-            throw SeekError(.invalidInput, detail: "'\(text)' is not a PROVIDER:ID item id")
-        }
-        guard registry.provider(id.provider) != nil else {
-            throw SeekError(.invalidInput, detail: "unknown provider '\(id.provider)' (known: \(registry.ids.joined(separator: ", ")))")
-        }
-        return id
-    }
-
-    /// The search `query` asks for, with its bangs taken out (they win over `providers`): options
-    /// with the query and providers filled in, and whether the providers were chosen.
-    /// An empty query is an `.invalidInput` error.
-    public func searchOptions(query: String, providers requested: String?, base: SearchOptions) throws -> (SearchOptions, ProviderSelection) {
-        let (text, selection) = try searchScope(query: query, providers: requested)
-        var options = base
-        options.query = text
-        options.providers = selection.ids
-        return (options, selection)
-    }
-
     /// What is trending at the selected providers, merged; without a choice, only providers that
     /// offer trending are asked.
-    public func trending(_ selection: ProviderSelection, limit: Int, options: CallOptions) async throws -> SearchResult {
+    func trending(_ selection: ProviderSelection, limit: Int, options: CallOptions) async throws -> SearchResult {
         var providers = try engine.select(selection.ids)
         if !selection.explicit { providers = providers.filter { $0.descriptor.capabilities.contains(.trending) } }
         let pipeline = engine.pipeline
@@ -139,7 +91,7 @@ extension SeekSession {
 
     /// Suggestions for `prefix` from the selected providers; without a choice, only providers that
     /// offer suggestions are asked.
-    public func suggest(_ prefix: String, _ selection: ProviderSelection, limit: Int, options: CallOptions) async throws -> SuggestResult {
+    func suggest(_ prefix: String, _ selection: ProviderSelection, limit: Int, options: CallOptions) async throws -> SuggestResult {
         var providers = try engine.select(selection.ids)
         if !selection.explicit { providers = providers.filter { $0.descriptor.capabilities.contains(.suggest) } }
         let pipeline = engine.pipeline

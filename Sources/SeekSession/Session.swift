@@ -21,6 +21,9 @@ public final class SeekSession: Sendable {
     /// The content ratings a call may ask for: those some registered provider filters by.
     public let contentRatings: Set<String>
     private let transport: AsyncHTTPTransport
+    /// Told, one line at a time, what the user should know that is not a call's result (a history
+    /// that could not be written).
+    let diagnostics: @Sendable (String) -> Void
     private let closing = NIOLockedValueBox<Task<Void, Never>?>(nil)
     /// The search last written to the history, and when: the same search again within a minute is
     /// already the most recent entry, so a server answering it over and over writes it once.
@@ -31,9 +34,10 @@ public final class SeekSession: Sendable {
     /// How long a visitor's history outlives their last search.
     public static let visitorHistoryLifetime: TimeInterval = 30 * 86_400
 
-    private init(container: Container, transport: AsyncHTTPTransport) throws {
+    private init(container: Container, transport: AsyncHTTPTransport, diagnostics: @escaping @Sendable (String) -> Void) throws {
         self.container = container
         self.transport = transport
+        self.diagnostics = diagnostics
         settings = try container.resolve(SettingsKey.self)
         registry = try container.resolve(ProvidersKey.self)
         engine = try container.resolve(EngineKey.self)
@@ -59,7 +63,7 @@ public final class SeekSession: Sendable {
         do {
             let container = try CompositionRoot.build(
                 settings: settings, transport: transport, extraProviders: extraProviders, diagnostics: diagnostics)
-            return try SeekSession(container: container, transport: transport)
+            return try SeekSession(container: container, transport: transport, diagnostics: diagnostics)
         } catch {
             try? await transport.shutdown()
             throw error
@@ -86,9 +90,9 @@ public final class SeekSession: Sendable {
     }
 
     /// Records a finished search in `owner`'s history: its query and the providers it went to, in
-    /// registry order. The host that knows the query calls this after the answer. A visitor's search
+    /// registry order. `search(_:onBatch:)` calls this once per search it answers. A visitor's search
     /// also sweeps, at most hourly, the history of visitors unseen for `visitorHistoryLifetime`.
-    public func recordHistory(of result: SearchResult, owner: StateOwner = .instanceOwner) async throws {
+    func recordHistory(of result: SearchResult, owner: StateOwner = .instanceOwner) async throws {
         guard userState.recordsHistory else { return }
         let asked = Set(result.outcomes.map(\.provider))
         let providers = registry.ids.filter { asked.contains($0) }

@@ -32,8 +32,8 @@ struct ExtremeUserInputTests {
     func hugePage() async throws {
         let result = try await run(["search", "cat", "--page", "1000000000000000000"])
         #expect(result.code == 64)
-        #expect(result.stderr.contains("--page 1000000000000000000 is too deep"), "stderr: \(result.stderr)")
-        #expect(result.stderr.contains("the last page at --limit 20 is 5001"))
+        #expect(result.stderr.contains("'page' 1000000000000000000 is too deep"), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("the last page at limit 20 is 5001"))
         #expect(result.stdout.isEmpty)
     }
 
@@ -76,7 +76,7 @@ struct ExtremeUserInputTests {
         let token = SearchCursor(positions: ["openlibrary": "20"], page: .max).token
         let result = try await run(["search", "harbor", "--cursor", token])
         #expect(result.code == 64)
-        #expect(result.stderr.contains("--cursor is not a cursor from seek"), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("'cursor' is not a cursor from seek"), "stderr: \(result.stderr)")
     }
 
     @Test("a cursor whose page is past the deepest page for the limit is not a cursor from seek (exit 64)")
@@ -113,7 +113,7 @@ struct ExtremeUserInputTests {
     func garbageCursor(token: String) async throws {
         let result = try await run(["search", "harbor", "--cursor", token])
         #expect(result.code == 64)
-        #expect(result.stderr.contains("--cursor is not a cursor from seek"), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("'cursor' is not a cursor from seek"), "stderr: \(result.stderr)")
     }
 
     @Test("SEEK_IMAGE_CACHE_TTL of 1e300, infinity, NaN or -0 makes `seek cache stats` exit 64 naming it",

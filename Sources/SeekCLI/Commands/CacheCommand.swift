@@ -24,7 +24,7 @@ struct CacheCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await Session.with { session in
+            try await CommandContext.with { session in
                 let statistics = try session.container.resolve(ImageStoreKey.self).statistics()
                 if format == .json {
                     session.context.out(JSONText.pretty(CacheStatsDocument(statistics)))
@@ -39,7 +39,7 @@ struct CacheCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every cached image.")
 
         func run() async throws {
-            try await Session.with { session in
+            try await CommandContext.with { session in
                 let cache = try session.container.resolve(ImageStoreKey.self)
                 let report = try cache.removeAll()
                 let place = cache.statistics().directory.map { " from \($0)" } ?? ""
@@ -54,7 +54,7 @@ struct CacheCommand: AsyncParsableCommand {
             abstract: "Remove expired and damaged images and leftovers, then trim to the size limit (least recently used first).")
 
         func run() async throws {
-            try await Session.with { session in
+            try await CommandContext.with { session in
                 let report = try session.container.resolve(ImageStoreKey.self).prune()
                 session.context.out(
                     "Pruned \(report.expired) expired, \(report.corrupt) damaged, \(report.evicted) over the size limit, "

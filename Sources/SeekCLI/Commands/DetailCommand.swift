@@ -23,13 +23,12 @@ struct DetailCommand: AsyncParsableCommand {
     @Flag(help: "Ask the provider even when a cached detail is fresh (the fresh answer is still cached).")
     var noCache = false
 
-    /// What the provider call carries.
-    var callOptions: CallOptions {
-        CallOptions(noCache: noCache, timeout: Duration(timeoutSeconds: timeout))
+    /// The item and what its provider call carries.
+    var request: ItemQuery {
+        ItemQuery(id, noCache: noCache, timeout: Duration(timeoutSeconds: timeout))
     }
 
     func validate() throws {
-        guard ItemID(parsing: id) != nil else { throw ValidationError("'\(id)' is not a PROVIDER:ID item id") }
         guard format == .table || format == .json else { throw ValidationError("detail prints table or json") }
         try TimeoutOption.validate(timeout)
     }
@@ -37,11 +36,11 @@ struct DetailCommand: AsyncParsableCommand {
     /// Prints the record; when the provider fails, `--format json` still prints a document (`DetailDocument`)
     /// before the stderr line and exit 4.
     func run() async throws {
-        try await Session.with(demo: demo) { session in
-            let id = try ItemLookup.parse(self.id, session: session)
+        try await CommandContext.with(demo: demo) { session in
+            let id = try session.core.checked(request).id
             let answer: ProviderAnswer<ItemDetail>
             do {
-                answer = try await session.engine.detailAnswer(id, options: callOptions)
+                answer = try await session.core.detail(request).answer
             } catch {
                 let failure = SeekError.wrap(error, provider: id.provider)
                 throw CLIError.unavailable(words: session.core.inWords(failure), cause: failure)
@@ -54,23 +53,6 @@ struct DetailCommand: AsyncParsableCommand {
             case .failure(let error):
                 throw CLIError.unavailable(words: session.core.inWords(error), cause: error)
             }
-        }
-    }
-}
-
-/// Looks up one item through its provider, mapping failures to CLI errors.
-enum ItemLookup {
-    /// The id in `text`, of a registered provider; anything else is a usage error.
-    static func parse(_ text: String, session: Session) throws -> ItemID {
-        try session.usage { try session.core.itemID(text) }
-    }
-
-    static func detail(_ text: String, session: Session, options: CallOptions) async throws -> ItemDetail {
-        let id = try parse(text, session: session)
-        do {
-            return try await session.engine.detail(id, options: options)
-        } catch {
-            throw CLIError.failed(SeekError.wrap(error, provider: id.provider))
         }
     }
 }

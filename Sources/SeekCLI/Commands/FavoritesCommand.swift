@@ -13,19 +13,11 @@ struct FavoritesCommand: AsyncParsableCommand {
         discussion: "Adding stores a snapshot of the item from its provider's detail: title, creators, kind, image URL, provider and when it was added.",
         subcommands: [Add.self, Remove.self, Toggle.self, List.self])
 
-    /// Item ids given on the command line, checked before anything is fetched or stored.
-    static func parse(_ texts: [String]) throws -> [ItemID] {
-        try texts.map { text in
-            guard let id = ItemID(parsing: text) else { throw ValidationError("'\(text)' is not a PROVIDER:ID item id") }
-            return id
-        }
-    }
-
     /// Runs `body` in a session, turning a user-state failure into `seek: …` and exit 1.
     static func withUserState(
-        _ body: @escaping @Sendable (Session, UserState) async throws -> Int32
+        _ body: @escaping @Sendable (CommandContext, UserState) async throws -> Int32
     ) async throws {
-        let code = try await Session.with { session in
+        let code = try await CommandContext.with { session in
             let state = session.userState
             do {
                 return try await body(session, state)
@@ -36,24 +28,19 @@ struct FavoritesCommand: AsyncParsableCommand {
         if code != ExitStatus.success { throw ExitCode(code) }
     }
 
-    /// The snapshot of `id` from its provider's detail; failures are `CLIError`s naming the provider.
-    static func snapshot(_ id: ItemID, session: Session, timeout: Double?) async throws -> Favorite {
-        guard session.registry.provider(id.provider) != nil else {
-            throw CLIError.usage("unknown provider '\(id.provider)' (known: \(session.registry.ids.joined(separator: ", ")))")
-        }
+    /// Adds `id` (already checked) to the owner's favourites: a user-state failure is thrown, a
+    /// provider's is the outcome, naming the provider.
+    static func add(_ id: ItemID, session: CommandContext, timeout: Double?) async throws -> Add.Outcome {
         do {
-            return try await session.core.favoriteSnapshot(of: id, options: CallOptions(timeout: Duration(timeoutSeconds: timeout)))
+            switch try await session.core.addFavorite(
+                ItemQuery(id.description, timeout: Duration(timeoutSeconds: timeout)), owner: .instanceOwner) {
+            case .added(let favorite): return .added(favorite)
+            case .present(let favorite): return .present(favorite)
+            }
+        } catch let error as StoreError {
+            throw error
         } catch {
-            throw CLIError.failed(SeekError.wrap(error, provider: id.provider))
-        }
-    }
-
-
-    /// Unknown providers are a usage error before anything is fetched or stored.
-    static func checkProviders(_ ids: [ItemID], session: Session) throws {
-        let registry = session.registry
-        for id in ids where registry.provider(id.provider) == nil {
-            throw CLIError.usage("unknown provider '\(id.provider)' (known: \(registry.ids.joined(separator: ", ")))")
+            return .failed(SeekError.wrap(error, provider: id.provider).description)
         }
     }
 
@@ -75,18 +62,18 @@ struct FavoritesCommand: AsyncParsableCommand {
 
         func validate() throws {
             guard !ids.isEmpty else { throw ValidationError("give at least one PROVIDER:ID") }
-            _ = try FavoritesCommand.parse(ids)
             if let timeout, !(timeout > 0 && timeout <= 3600) {
                 throw ValidationError("--timeout must be between 0 and 3600 seconds")
             }
         }
 
         func run() async throws {
-            let ids = try FavoritesCommand.parse(self.ids)
+            let texts = self.ids
             let timeout = self.timeout
-            try await FavoritesCommand.withUserState { session, state in
-                try FavoritesCommand.checkProviders(ids, session: session)
-                let outcomes = try await Self.add(ids, session: session, state: state, timeout: timeout)
+            try await FavoritesCommand.withUserState { session, _ in
+                // Every id is checked before anything is fetched or stored.
+                let ids = try texts.map { try session.core.itemID($0) }
+                let outcomes = try await Self.add(ids, session: session, timeout: timeout)
                 let context = session.context
                 for (id, outcome) in zip(ids, outcomes) {
                     switch outcome {
@@ -107,24 +94,13 @@ struct FavoritesCommand: AsyncParsableCommand {
         }
 
         /// Adds each id (a few at a time), each in its own transaction as soon as its snapshot arrives.
-        static func add(_ ids: [ItemID], session: Session, state: UserState, timeout: Double?) async throws -> [Outcome] {
-            let favorites = state.favorites
-            return try await withThrowingTaskGroup(of: (Int, Outcome).self) { group in
+        static func add(_ ids: [ItemID], session: CommandContext, timeout: Double?) async throws -> [Outcome] {
+            try await withThrowingTaskGroup(of: (Int, Outcome).self) { group in
                 var outcomes = [Outcome?](repeating: nil, count: ids.count)
                 // A few at a time: one more starts as each one ends.
                 var pending = Array(ids.enumerated()).reversed().map { $0 }
                 @Sendable func add(_ index: Int, _ id: ItemID) async throws -> (Int, Outcome) {
-                    if let present = try await favorites.favorite(id) { return (index, .present(present)) }
-                    let favorite: Favorite
-                    do {
-                        favorite = try await FavoritesCommand.snapshot(id, session: session, timeout: timeout)
-                    } catch let error as CLIError {
-                        return (index, .failed(error.message))
-                    }
-                    guard try await favorites.add(favorite) else {
-                        return (index, .present(try await favorites.favorite(id) ?? favorite))
-                    }
-                    return (index, .added(favorite))
+                    (index, try await FavoritesCommand.add(id, session: session, timeout: timeout))
                 }
                 for _ in 0..<4 {
                     guard let (index, id) = pending.popLast() else { break }
@@ -147,14 +123,14 @@ struct FavoritesCommand: AsyncParsableCommand {
 
         func validate() throws {
             guard !ids.isEmpty else { throw ValidationError("give at least one PROVIDER:ID") }
-            _ = try FavoritesCommand.parse(ids)
         }
 
         func run() async throws {
-            let ids = try FavoritesCommand.parse(self.ids)
-            try await FavoritesCommand.withUserState { session, state in
-                for id in ids {
-                    if try await state.favorites.remove(id) {
+            let texts = self.ids
+            try await FavoritesCommand.withUserState { session, _ in
+                for text in texts {
+                    let (id, removed) = try await session.core.removeFavorite(text, owner: .instanceOwner)
+                    if removed {
                         session.context.out("removed \(id)")
                     } else {
                         session.context.err("seek: \(id) is not a favorite (nothing to remove)")
@@ -176,27 +152,23 @@ struct FavoritesCommand: AsyncParsableCommand {
         @Option(help: "Seconds the provider may take to answer (when adding).")
         var timeout: Double?
 
-        func validate() throws {
-            _ = try FavoritesCommand.parse([id])
-        }
-
         func run() async throws {
-            guard let id = ItemID(parsing: self.id) else { throw ValidationError("'\(self.id)' is not a PROVIDER:ID item id") }
+            let text = self.id
             let timeout = self.timeout
-            try await FavoritesCommand.withUserState { session, state in
-                var added: Favorite?
-                let isFavorite = try await state.favorites.toggle(id) {
-                    try FavoritesCommand.checkProviders([id], session: session)
-                    let favorite = try await FavoritesCommand.snapshot(id, session: session, timeout: timeout)
-                    added = favorite
-                    return favorite
-                }
-                if isFavorite, let added {
-                    session.context.out("added " + FavoritesCommand.line(added))
-                } else {
+            try await FavoritesCommand.withUserState { session, _ in
+                let id = try session.core.itemID(text)
+                if try await session.core.removeFavorite(text, owner: .instanceOwner).removed {
                     session.context.out("removed \(id)")
+                    return ExitStatus.success
                 }
-                return ExitStatus.success
+                switch try await FavoritesCommand.add(id, session: session, timeout: timeout) {
+                case .added(let favorite), .present(let favorite):
+                    session.context.out("added " + FavoritesCommand.line(favorite))
+                    return ExitStatus.success
+                case .failed(let message):
+                    session.context.err("seek: \(message)")
+                    return ExitStatus.noneAnswered
+                }
             }
         }
     }
@@ -213,8 +185,8 @@ struct FavoritesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let format = self.format
-            try await FavoritesCommand.withUserState { session, state in
-                let favorites = try await state.favorites.all()
+            try await FavoritesCommand.withUserState { session, _ in
+                let favorites = try await session.core.favorites(of: .instanceOwner)
                 if format == .json {
                     session.context.out(JSONText.pretty(EntriesDocument(entries: favorites.map(FavoriteDocument.init))))
                 } else if favorites.isEmpty {

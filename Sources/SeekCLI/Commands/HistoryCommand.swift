@@ -25,15 +25,15 @@ struct HistoryCommand: AsyncParsableCommand {
     func run() async throws {
         let format = self.format
         let clear = self.clear
-        try await FavoritesCommand.withUserState { session, state in
+        try await FavoritesCommand.withUserState { session, _ in
             let context = session.context
             if clear {
-                try await state.history.clear()
+                try await session.core.clearHistory(owner: .instanceOwner)
                 context.err("seek: search history cleared")
                 if format == .json { context.out(JSONText.pretty(EntriesDocument<HistoryDocument>(entries: []))) }
                 return ExitStatus.success
             }
-            let entries = try await state.history.entries()
+            let entries = try await session.core.history(of: .instanceOwner)
             if format == .json {
                 context.out(JSONText.pretty(EntriesDocument(entries: entries.map(HistoryDocument.init))))
             } else if entries.isEmpty {

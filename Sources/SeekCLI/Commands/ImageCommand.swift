@@ -55,13 +55,13 @@ struct ImageCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let code = try await Session.with(demo: demo) { session in
+        let code = try await CommandContext.with(demo: demo) { session in
             try await fetchAll(session)
         }
         if code != ExitStatus.success { throw ExitCode(code) }
     }
 
-    private func fetchAll(_ session: Session) async throws -> Int32 {
+    private func fetchAll(_ session: CommandContext) async throws -> Int32 {
         let registry = session.registry
         let cache = try session.container.resolve(ImageStoreKey.self)
         var unique: [String] = []
@@ -184,7 +184,7 @@ struct ImageTarget: Sendable {
     }
 
     /// The image bytes, through the shared cache.
-    func fetch(session: Session, cache: any ImageStore, size: ImageSize, timeout: Double?) async throws -> CachedImage {
+    func fetch(session: CommandContext, cache: any ImageStore, size: ImageSize, timeout: Double?) async throws -> CachedImage {
         switch kind {
         case .url(let url):
             return try await cache.image(at: url, provider: provider)

@@ -21,7 +21,7 @@ struct ProvidersCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await Session.with { session in
+        try await CommandContext.with { session in
             let registry = session.registry
             let resilience = session.resilience
             if let reset {

@@ -33,48 +33,32 @@ struct SearchCommand: AsyncParsableCommand {
     @Flag(help: "Print each result's sources, positions and score terms.")
     var explain = false
 
-    func validate() throws {
-        guard SeekSession.resultLimits.contains(limit) else { throw ValidationError("--limit must be between 1 and 100") }
-        if let page, page < 1 { throw ValidationError("--page must be 1 or more") }
-        if let page, SearchRequest.checkedOffset(page: page, limit: limit) == nil {
-            throw ValidationError(
-                "--page \(page) is too deep: seek pages through the first \(SearchRequest.maxOffset) results, "
-                    + "so (page − 1) × --limit must be at most \(SearchRequest.maxOffset) (the last page at --limit \(limit) is \(SearchRequest.maxOffset / limit + 1))")
-        }
-        if page != nil, cursor != nil { throw ValidationError("use either --page or --cursor, not both") }
-    }
+    @Option(help: "Prefer results in this language (ISO 639-1, such as en); providers that cannot filter ignore it.")
+    var language: String?
 
     func run() async throws {
-        let code = try await Session.with(demo: selection.demo) { session in
+        let code = try await CommandContext.with(demo: selection.demo) { session in
             try await execute(session)
         }
         if code != ExitStatus.success { throw ExitCode(code) }
     }
 
-    private func execute(_ session: Session) async throws -> Int32 {
-        let scope = try session.usage { try session.core.searchScope(query: query, providers: selection.providers) }
-        let decodedCursor = try cursor.map { token in
-            do { return try SearchCursor(token: token) } catch { throw CLIError.usage("--cursor is not a cursor from seek") }
-        }
-        let options = SearchOptions(
-            query: scope.text, providers: scope.selection.ids, limit: limit, page: page ?? 1, cursor: decodedCursor,
-            timeout: selection.timeoutDuration, ranking: rank, rating: selection.rating?.lowercased(),
-            noCache: selection.noCache, explain: explain)
-        let engine = session.engine
+    private func execute(_ session: CommandContext) async throws -> Int32 {
+        let request = SearchQuery(
+            query: query, providers: selection.providers, limit: limit, page: page, cursor: cursor, ranking: rank,
+            rating: selection.rating, noCache: selection.noCache, explain: explain, language: language,
+            timeout: selection.timeoutDuration)
         let context = session.context
-        let result: SearchResult
-        do {
-            result = try await engine.search(options, onBatch: streamer(engine: engine, registry: session.registry, context: context))
-        } catch let error as SeekError where error.kind == .invalidInput {
-            throw CLIError.usage(error.cause)
+        let checked = try await session.core.check(request)
+        let format = self.format
+        // The results are printed while the history records the search.
+        return try await session.core.search(checked, onBatch: streamer(engine: session.engine, registry: session.registry, context: context)) { answer in
+            let result = answer.result
+            let counted = OutcomeReport.counted(result.outcomes, explicit: answer.selection.explicit)
+            OutcomeReport.printFailures(result.outcomes, context: context)
+            SearchOutput.print(result, format: format, explain: request.explain, context: context)
+            return ExitStatus.forOutcomes(counted)
         }
-        // The history is written while the results are printed.
-        async let recorded: Void = session.recordHistory(of: result)
-        let counted = OutcomeReport.counted(result.outcomes, explicit: scope.selection.explicit)
-        OutcomeReport.printFailures(result.outcomes, context: context)
-        SearchOutput.print(result, format: format, explain: options.explain, context: context)
-        await recorded
-        return ExitStatus.forOutcomes(counted)
     }
 
     /// For `--format ndjson`, writes one `batch` line per provider the moment it answers; otherwise nothing.

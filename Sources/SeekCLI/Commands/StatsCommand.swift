@@ -20,7 +20,7 @@ struct StatsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await Session.with { session in
+        try await CommandContext.with { session in
             let envelope = await session.core.statsDocument()
             if format == .json {
                 session.context.out(JSONText.pretty(envelope))

@@ -16,14 +16,10 @@ struct TrendingCommand: AsyncParsableCommand {
     @Option(help: "table, json, ndjson or csv.")
     var format: OutputFormat = .table
 
-    func validate() throws {
-        guard SeekSession.resultLimits.contains(limit) else { throw ValidationError("--limit must be between 1 and 100") }
-    }
-
     func run() async throws {
-        let code = try await Session.with(demo: selection.demo) { session in
-            let chosen = try session.selection(selection.providers)
-            let result = try await session.core.trending(chosen, limit: limit, options: selection.callOptions)
+        let code = try await CommandContext.with(demo: selection.demo) { session in
+            let answer = try await session.core.trending(selection.fanOut(limit: limit))
+            let (result, chosen) = (answer.result, answer.selection)
             let outcomes = result.outcomes
             OutcomeReport.printFailures(outcomes, context: session.context)
             SearchOutput.print(result, format: format, explain: false, context: session.context, includeQuery: false)
@@ -50,13 +46,11 @@ struct SuggestCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard format == .table || format == .json else { throw ValidationError("suggest prints table or json") }
-        guard (1...50).contains(limit) else { throw ValidationError("--limit must be between 1 and 50") }
     }
 
     func run() async throws {
-        let code = try await Session.with(demo: selection.demo) { session in
-            let chosen = try session.selection(selection.providers)
-            let answer = try await session.core.suggest(prefix, chosen, limit: limit, options: selection.callOptions)
+        let code = try await CommandContext.with(demo: selection.demo) { session in
+            let (answer, chosen) = try await session.core.suggest(selection.fanOut(prefix, limit: limit))
             let document = SuggestDocument(prefix: answer.prefix, suggestions: answer.suggestions, outcomes: answer.outcomes)
             let outcomes = document.outcomes
             OutcomeReport.printFailures(outcomes, context: session.context)

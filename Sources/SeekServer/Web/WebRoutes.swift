@@ -47,6 +47,8 @@ struct WebRoutes: Sendable {
         return { request, context in
             do {
                 return try await Deadline.race(deadline) { try await page(request, context) }
+            } catch let error as RequestError {
+                return render("error", title: "Error", context: ["heading": "That did not work", "message": error.message], status: .badRequest)
             } catch let error as APIError {
                 return render("error", title: "Error", context: ["heading": "That did not work", "message": error.message], status: error.status)
             } catch let error as SeekError {
@@ -99,7 +101,8 @@ struct WebRoutes: Sendable {
             guard let query = parameters.text("q") else {
                 return Response(status: .seeOther, headers: [.location: "/"])
             }
-            let (options, _) = try await api.searchOptions(request)
+            let checked = try await api.checkedSearch(request, requestContext)
+            let options = checked.options
             let providers = parameters.text("providers") ?? ""
             let favorites = await favoriteIDs(requestContext.owner)
             var context: [String: Any] = ["query": query, "providers": providers, "favoriteIDs": favorites.map(\.description).sorted().joined(separator: " ")]
@@ -115,8 +118,7 @@ struct WebRoutes: Sendable {
                 context["nextHref"] = false
                 return render("search", title: query, query: query, context: context)
             }
-            let result = try await session.engine.search(options)
-            await api.record(result, requestContext)
+            let result = try await session.search(checked).result
             let next = await api.token(for: result.next)
             let suspensions = await session.suspensions(of: result.outcomes.filter { $0.status == .suspended }.map(\.provider))
             context["outcomes"] = result.outcomes.map { WebView.outcome($0, suspensions: suspensions, session: session) }
@@ -135,9 +137,8 @@ struct WebRoutes: Sendable {
     /// (`also=`), each field's provider named.
     var detail: Page {
         { request, context in
-            let id = try itemID(context.parameters.get("id"), session: session)
             let parameters = Parameters(request)
-            let options = try parameters.callOptions()
+            let (id, options) = try session.checked(try parameters.itemQuery(context.parameters.get("id")))
             let others = (parameters.text("also") ?? "").split(separator: ",").prefix(8)
                 .compactMap { ItemID(parsing: String($0)) }
                 .filter { $0 != id && session.registry.provider($0.provider) != nil }
@@ -165,7 +166,7 @@ struct WebRoutes: Sendable {
 
     var favorites: Page {
         { _, context in
-            let entries = try await context.owner.asyncMap { try await session.userState.favorites(of: $0).all() } ?? []
+            let entries = try await session.favorites(of: context.owner)
             let results = entries.map { WebView.favorite($0, session: session) }
             return render("favorites", title: "Favourites", context: ["results": results])
         }
@@ -189,9 +190,7 @@ struct WebRoutes: Sendable {
     /// GIPHY's trending GIFs and Aladin's bestsellers, as a grid.
     var trending: Page {
         { request, context in
-            let parameters = Parameters(request)
-            let limit = try parameters.integer("limit", in: 1...100, default: 24)
-            let result = try await session.trending(try parameters.selection(session), limit: limit, options: try parameters.callOptions())
+            let result = try await session.trending(try Parameters(request).fanOutQuery(limit: 24)).result
             let favorites = await favoriteIDs(context.owner)
             let suspensions = await session.suspensions(of: result.outcomes.filter { $0.status == .suspended }.map(\.provider))
             return render("trending", title: "Trending", context: [
@@ -203,14 +202,12 @@ struct WebRoutes: Sendable {
 
     /// The ids of `owner`'s favourites (none for a visitor without a valid cookie).
     func favoriteIDs(_ owner: StateOwner?) async -> Set<ItemID> {
-        guard let owner else { return [] }
-        return Set(((try? await session.userState.favorites(of: owner).all()) ?? []).map(\.id))
+        Set(((try? await session.favorites(of: owner)) ?? []).map(\.id))
     }
 
     /// `owner`'s recent searches (none for a visitor without a valid cookie).
     func history(_ owner: StateOwner?) async throws -> [SearchHistoryEntry] {
-        guard let owner else { return [] }
-        return try await session.userState.history(of: owner).entries()
+        try await session.history(of: owner)
     }
 
     /// The page a visitor past their search budget sees: what happened and when to try again.
@@ -227,10 +224,10 @@ struct WebRoutes: Sendable {
     var toggleFavorite: Page {
         { request, context in
             let form = try await FormFields(request)
-            let id = try itemID(form["id"], session: session)
-            let favorites = session.userState.favorites(of: context.writer)
-            if try await favorites.remove(id) == false {
-                try await api.addFavorite(id, request: request, context: context)
+            let query = try Parameters(request).itemQuery(form["id"])
+            let id = try session.checked(query).id
+            if try await session.removeFavorite(query.id, owner: context.writer).removed == false {
+                _ = try await session.addFavorite(query, owner: context.writer)
             }
             let back = Self.localPath(request.headers[.referer], ownOrigin: api.access.ownOrigin(of: request, context: context))
             return Response(status: .seeOther, headers: [.location: back ?? "/items/\(WebView.path(id))"])

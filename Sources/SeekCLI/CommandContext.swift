@@ -3,8 +3,9 @@ import SeekKit
 import SeekCore
 import SeekSession
 
-/// A command's session: the `SeekSession` this process opened, and where the command writes.
-package struct Session: Sendable {
+/// What a command runs with: the one `SeekSession` this process opened (`core`), and where the
+/// command writes (`context`). Not a session of its own: it opens and closes the `SeekSession`.
+package struct CommandContext: Sendable {
     package let core: SeekSession
     package let context: CLIContext
 
@@ -18,7 +19,7 @@ package struct Session: Sendable {
     /// Opens a session from the current context (with the demo server's settings when `demo` is
     /// set), runs `body`, and closes the session whatever `body` did.
     @discardableResult
-    package static func with<T: Sendable>(demo: Bool = false, _ body: (Session) async throws -> T) async throws -> T {
+    package static func with<T: Sendable>(demo: Bool = false, _ body: (CommandContext) async throws -> T) async throws -> T {
         let context = CLIContext.current
         let demoMode: DemoMode?
         do {
@@ -38,7 +39,7 @@ package struct Session: Sendable {
             await demoMode?.shutdown()
             throw CLIError.configuration(SeekError.wrap(error))
         }
-        let session = Session(core: core, context: context)
+        let session = CommandContext(core: core, context: context)
         do {
             let result = try await body(session)
             await core.close()
@@ -48,29 +49,6 @@ package struct Session: Sendable {
             await core.close()
             await demoMode?.shutdown()
             throw error
-        }
-    }
-
-    /// Provider ids selected by a flag, else SEEK_PROVIDERS / config `defaultProviders`; nil means all.
-    func selection(_ flag: String?) throws -> ProviderSelection {
-        try usage { try core.selection(flag) }
-    }
-
-    /// `body`'s value; an invalid-input error (an unknown provider, a malformed id) is a usage error.
-    func usage<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as SeekError where error.kind == .invalidInput {
-            throw CLIError.usage(error.detail)
-        }
-    }
-
-    /// Records a finished search in the history; a failure is a warning, never the command's result.
-    func recordHistory(of result: SearchResult) async {
-        do {
-            try await core.recordHistory(of: result)
-        } catch {
-            context.err("seek: warning: could not record the search in the history: \(error)")
         }
     }
 }
