@@ -1,7 +1,6 @@
 import Foundation
-import SeekConfig
 import SeekCore
-import SeekJSON
+import SeekKit
 import SeekStore
 
 /// Why the session refused a request, as every host reports it: the API's `error.code`, the MCP
@@ -47,7 +46,7 @@ public struct SearchQuery: Sendable {
     /// A `next` token of an earlier search.
     public var cursor: String?
     public var ranking: RankingMethod
-    /// A content rating, one of `CompositionRoot.contentRatings` (any case).
+    /// A content rating, one of `SeekSession.contentRatings`: those the registered providers declare (any case).
     public var rating: String?
     public var noCache: Bool
     public var explain: Bool
@@ -165,11 +164,11 @@ extension SeekSession {
     }
 
     /// `rating` lowercased when it is a known content rating; nil when none was given.
-    static func contentRating(_ rating: String?) throws(RequestError) -> String? {
+    func contentRating(_ rating: String?) throws(RequestError) -> String? {
         guard let rating else { return nil }
         let lowered = rating.lowercased()
-        guard CompositionRoot.contentRatings.contains(lowered) else {
-            throw RequestError(.invalidParameter, "'rating' must be one of \(CompositionRoot.contentRatings.sorted().joined(separator: ", ")) (got '\(rating)')")
+        guard contentRatings.contains(lowered) else {
+            throw RequestError(.invalidParameter, "'rating' must be one of \(contentRatings.sorted().joined(separator: ", ")) (got '\(rating)')")
         }
         return lowered
     }
@@ -240,7 +239,7 @@ extension SeekSession {
         }
         let options = SearchOptions(
             query: parsed.text, providers: selection.ids, limit: limit, page: request.page ?? 1, cursor: cursor,
-            timeout: request.timeout, ranking: request.ranking, rating: try Self.contentRating(request.rating),
+            timeout: request.timeout, ranking: request.ranking, rating: try contentRating(request.rating),
             noCache: request.noCache, explain: request.explain, language: try Self.language(request.language))
         return CheckedSearch(options: options, selection: selection, owner: request.owner)
     }
@@ -310,7 +309,7 @@ extension SeekSession {
     public func trending(_ request: FanOutQuery) async throws -> SearchAnswer {
         let selection = try self.selection(request.providers)
         let limit = try Self.bounded("limit", request.limit, in: Self.resultLimits, fallback: Self.defaultLimit)
-        let options = CallOptions(rating: try Self.contentRating(request.rating), noCache: request.noCache, timeout: request.timeout)
+        let options = CallOptions(rating: try contentRating(request.rating), noCache: request.noCache, timeout: request.timeout)
         return SearchAnswer(result: try await trending(selection, limit: limit, options: options), selection: selection)
     }
 
@@ -319,7 +318,7 @@ extension SeekSession {
         guard !request.text.trimmed().isEmpty else { throw RequestError(.missingParameter, "the prefix is empty") }
         let selection = try self.selection(request.providers)
         let limit = try Self.bounded("limit", request.limit, in: Self.suggestionLimits, fallback: Self.defaultSuggestionLimit)
-        let options = CallOptions(rating: try Self.contentRating(request.rating), noCache: request.noCache, timeout: request.timeout)
+        let options = CallOptions(rating: try contentRating(request.rating), noCache: request.noCache, timeout: request.timeout)
         return (try await suggest(request.text, selection, limit: limit, options: options), selection)
     }
 
@@ -333,7 +332,7 @@ extension SeekSession {
     /// The item id and call options of `request`, checked.
     public func checked(_ request: ItemQuery) throws(RequestError) -> (id: ItemID, options: CallOptions) {
         let id = try itemID(request.id)
-        return (id, CallOptions(rating: try Self.contentRating(request.rating), noCache: request.noCache, timeout: request.timeout))
+        return (id, CallOptions(rating: try contentRating(request.rating), noCache: request.noCache, timeout: request.timeout))
     }
 
     /// `owner`'s favourites, most recent first; none for nil (a visitor without a valid cookie).

@@ -81,6 +81,19 @@ struct ProviderPolicyTests {
         #expect(declared.contains("pg-13"))
     }
 
+    @Test("the session's one validation takes a rating an extra provider declares, and refuses one nobody declares")
+    func sessionValidatesRatingsAgainstItsProviders() async throws {
+        let family = ProviderFactory(id: "family", contentRatings: ["family"]) { _ in SilentProvider(id: "family") }
+        let session = try await SeekSession.open(settings: try privateSettings(), extraProviders: [family])
+        let accepted = try? await session.trending(FanOutQuery(providers: "family", rating: "FAMILY"))
+        var refusal: RequestError?
+        do { _ = try await session.trending(FanOutQuery(providers: "family", rating: "nc-17")) } catch let error as RequestError { refusal = error }
+        await session.close()
+        #expect(accepted != nil)
+        #expect(refusal?.code == .invalidParameter)
+        #expect(refusal?.message.contains("family") == true, "the refusal lists the declared ratings: \(String(describing: refusal))")
+    }
+
     @Test("a rating no provider declares is refused")
     func undeclaredRatingRefused() async throws {
         #expect(!CompositionRoot.contentRatings.contains("nc-17"))
