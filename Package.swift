@@ -52,6 +52,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         // Files that are not Swift (web assets, templates, the OpenAPI document, demo recordings) are
@@ -200,6 +201,8 @@ let package = Package(
                 "SeekCore", "SeekKit", "SeekSession", "SeekStore",
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),
+                // openapi.yaml's document schemas, parsed when the tools are listed (OutputSchemas.swift).
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strictSettings
         ),

@@ -3,7 +3,8 @@ import SeekCore
 import SeekSession
 
 /// The tools `seek mcp` offers (DESIGN's names, a contract), each with its input schema, the schema
-/// of its structured content (the CLI's JSON document) and what it does to the world.
+/// of its structured content (the CLI's JSON document, from openapi.yaml: `OutputSchemas`) and what
+/// it does to the world.
 enum ToolCatalog {
     static let search = "search"
     static let detail = "detail"
@@ -52,19 +53,19 @@ enum ToolCatalog {
                     ],
                 ], required: ["query"]),
                 annotations: .init(title: "Search", readOnlyHint: true, idempotentHint: true, openWorldHint: true),
-                outputSchema: OutputSchemas.search(withQuery: true)),
+                outputSchema: OutputSchemas.schema(forTool: search)),
             Tool(
                 name: detail, title: "Item detail",
                 description: "The full record of one item from its provider: description, contributors, subjects, publishers, identifiers, images.",
                 inputSchema: object(["id": itemID], required: ["id"]),
                 annotations: .init(title: "Item detail", readOnlyHint: true, idempotentHint: true, openWorldHint: true),
-                outputSchema: OutputSchemas.detail),
+                outputSchema: OutputSchemas.schema(forTool: detail)),
             Tool(
                 name: trending, title: "Trending",
                 description: "What is popular now at the selected providers (GIPHY's trending GIFs, Aladin's bestsellers), merged like a search.",
                 inputSchema: object(["providers": providerList, "limit": limit], required: []),
                 annotations: .init(title: "Trending", readOnlyHint: true, idempotentHint: true, openWorldHint: true),
-                outputSchema: OutputSchemas.search(withQuery: false)),
+                outputSchema: OutputSchemas.schema(forTool: trending)),
             Tool(
                 name: suggest, title: "Suggest",
                 description: "Search suggestions for the start of a query, from the providers that offer them.",
@@ -73,31 +74,31 @@ enum ToolCatalog {
                     "providers": providerList,
                 ], required: ["prefix"]),
                 annotations: .init(title: "Suggest", readOnlyHint: true, idempotentHint: true, openWorldHint: true),
-                outputSchema: OutputSchemas.suggest),
+                outputSchema: OutputSchemas.schema(forTool: suggest)),
             Tool(
                 name: providers, title: "Providers",
                 description: "The providers: id, kinds, capabilities, whether configured (API key), status and cool-down. Asks no provider.",
                 inputSchema: object([:], required: []),
                 annotations: .init(title: "Providers", readOnlyHint: true, idempotentHint: true, openWorldHint: false),
-                outputSchema: OutputSchemas.providers),
+                outputSchema: OutputSchemas.schema(forTool: providers)),
             Tool(
                 name: favoritesList, title: "List favourites",
                 description: "The favourites, most recently added first (stored snapshots: works offline).",
                 inputSchema: object([:], required: []),
                 annotations: .init(title: "List favourites", readOnlyHint: true, idempotentHint: true, openWorldHint: false),
-                outputSchema: OutputSchemas.favorites),
+                outputSchema: OutputSchemas.schema(forTool: favoritesList)),
             Tool(
                 name: favoritesAdd, title: "Add a favourite",
                 description: "Add an item to the favourites, storing a snapshot of its provider's detail; adding it again changes nothing. Returns the favourites after the change.",
                 inputSchema: object(["id": itemID], required: ["id"]),
                 annotations: .init(title: "Add a favourite", readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true),
-                outputSchema: OutputSchemas.favorites),
+                outputSchema: OutputSchemas.schema(forTool: favoritesAdd)),
             Tool(
                 name: favoritesRemove, title: "Remove a favourite",
                 description: "Remove an item from the favourites (nothing happens when it is not one). Returns the favourites after the change.",
                 inputSchema: object(["id": itemID], required: ["id"]),
                 annotations: .init(title: "Remove a favourite", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false),
-                outputSchema: OutputSchemas.favorites),
+                outputSchema: OutputSchemas.schema(forTool: favoritesRemove)),
         ]
     }
 
@@ -114,179 +115,5 @@ enum ToolCatalog {
             "required": .array(required.map(Value.string)),
             "additionalProperties": false,
         ]
-    }
-}
-
-/// JSON Schemas of the CLI's documents, as the tools' `outputSchema`s. Fields the documents always
-/// write are required; optional ones are `null` when empty, never missing.
-enum OutputSchemas {
-    static func search(withQuery: Bool) -> Value {
-        var properties: [String: Value] = [
-            "page": ["type": "integer", "minimum": 1],
-            "items": ["type": "array", "items": item(detail: false)],
-            "providers": ["type": "array", "items": outcome],
-            "next": ["type": ["string", "null"], "description": "Pass as `cursor` for the next page; null when there is none."],
-        ]
-        var required: [Value] = ["page", "items", "providers", "next"]
-        if withQuery {
-            properties["query"] = ["type": "string"]
-            required.insert("query", at: 0)
-        }
-        return ["type": "object", "properties": .object(properties), "required": .array(required)]
-    }
-
-    static let detail = item(detail: true)
-
-    static let suggest: Value = [
-        "type": "object",
-        "properties": [
-            "prefix": ["type": "string"],
-            "suggestions": strings,
-            "providers": ["type": "array", "items": outcome],
-        ],
-        "required": ["prefix", "suggestions", "providers"],
-    ]
-
-    static let providers: Value = [
-        "type": "object",
-        "properties": [
-            "providers": [
-                "type": "array",
-                "items": [
-                    "type": "object",
-                    "properties": [
-                        "id": ["type": "string"],
-                        "name": ["type": "string"],
-                        "kinds": strings,
-                        "capabilities": ["type": "array", "items": ["type": "string", "enum": .array(ProviderCapability.allCases.map { .string($0.rawValue) })]],
-                        "paging": ["type": "string"],
-                        "needsKey": ["type": "boolean"],
-                        "configured": ["type": "boolean"],
-                        "endpoint": ["type": "string"],
-                        "timeoutSeconds": ["type": "number"],
-                        "weight": ["type": "number"],
-                        "shortcuts": strings,
-                        "status": ["type": "string", "enum": ["ready", "no key", "suspended"]],
-                        "suspendedUntil": ["type": ["string", "null"]],
-                        "suspendedReason": ["type": ["string", "null"]],
-                    ],
-                    "required": ["id", "name", "kinds", "capabilities", "configured", "status", "suspendedUntil"],
-                ],
-            ],
-        ],
-        "required": ["providers"],
-    ]
-
-    static let favorites: Value = [
-        "type": "object",
-        "properties": [
-            "entries": [
-                "type": "array",
-                "items": [
-                    "type": "object",
-                    "properties": [
-                        "id": ["type": "string"],
-                        "provider": ["type": "string"],
-                        "kind": ["type": "string"],
-                        "title": ["type": "string"],
-                        "creators": strings,
-                        "imageURL": ["type": ["string", "null"]],
-                        "addedAt": ["type": "string"],
-                    ],
-                    "required": ["id", "provider", "kind", "title", "creators", "imageURL", "addedAt"],
-                ],
-            ],
-        ],
-        "required": ["entries"],
-    ]
-
-    static let history: Value = [
-        "type": "object",
-        "properties": [
-            "entries": [
-                "type": "array",
-                "items": [
-                    "type": "object",
-                    "properties": ["query": ["type": "string"], "providers": strings, "searchedAt": ["type": "string"]],
-                    "required": ["query", "providers", "searchedAt"],
-                ],
-            ],
-        ],
-        "required": ["entries"],
-    ]
-
-    private static let strings: Value = ["type": "array", "items": ["type": "string"]]
-    private static let nullableString: Value = ["type": ["string", "null"]]
-
-    /// One provider's part of a call: DESIGN's statuses.
-    private static let outcome: Value = [
-        "type": "object",
-        "properties": [
-            "id": ["type": "string"],
-            "status": ["type": "string", "enum": .array(ProviderStatus.allCases.map { .string($0.rawValue) })],
-            "count": ["type": "integer", "minimum": 0],
-            "elapsedMs": ["type": "integer"],
-            "error": ["type": ["string", "null"], "description": "The cause, when the provider failed."],
-            "stale": ["type": "boolean", "description": "True when the items are a cached answer served because the provider failed."],
-        ],
-        "required": ["id", "status", "count", "elapsedMs", "error", "stale"],
-    ]
-
-    private static func item(detail: Bool) -> Value {
-        var properties: [String: Value] = [
-            "id": ["type": "string", "description": "PROVIDER:ID of the best-ranked source: what detail and favorites_add take."],
-            "provider": ["type": "string"],
-            "kind": ["type": "string", "description": "book, gif, …"],
-            "title": ["type": "string"],
-            "subtitle": nullableString,
-            "creators": strings,
-            "year": ["type": ["integer", "null"]],
-            "isbn13": strings,
-            "imageURL": nullableString,
-            "url": nullableString,
-            "score": ["type": "number"],
-            "sources": [
-                "type": "array",
-                "items": [
-                    "type": "object",
-                    "properties": ["provider": ["type": "string"], "id": ["type": "string"], "rank": ["type": "integer"]],
-                    "required": ["provider", "id", "rank"],
-                ],
-            ],
-            "provenance": ["type": "object", "additionalProperties": ["type": "string"]],
-        ]
-        var required: [Value] = [
-            "id", "provider", "kind", "title", "subtitle", "creators", "year", "isbn13", "imageURL", "url", "score", "sources",
-        ]
-        if detail {
-            let image: Value = [
-                "type": "object",
-                "properties": ["url": ["type": "string"], "width": ["type": ["integer", "null"]], "height": ["type": ["integer", "null"]]],
-                "required": ["url"],
-            ]
-            properties["isbn10"] = strings
-            properties["identifiers"] = ["type": "object", "additionalProperties": ["type": "string"]]
-            properties["images"] = [
-                "type": "object",
-                "propertyNames": ["enum": .array(ImageSize.allCases.map { .string($0.rawValue) })],
-                "additionalProperties": image,
-            ]
-            properties["description"] = nullableString
-            properties["contributors"] = [
-                "type": "array",
-                "items": [
-                    "type": "object",
-                    "properties": ["name": ["type": "string"], "role": nullableString],
-                    "required": ["name"],
-                ],
-            ]
-            properties["subjects"] = strings
-            properties["publishers"] = strings
-            properties["publishDate"] = nullableString
-            properties["pageCount"] = ["type": ["integer", "null"]]
-            properties["attributes"] = ["type": "object", "additionalProperties": ["type": "string"]]
-            required += ["isbn10", "identifiers", "images", "description", "contributors", "subjects", "publishers", "publishDate", "pageCount", "attributes"]
-        }
-        return ["type": "object", "properties": .object(properties), "required": .array(required)]
     }
 }

@@ -212,17 +212,21 @@ struct CachedPage: Codable, Sendable {
 
 /// Cache keys. A search key holds the provider, its endpoint (so a different server, e.g. `--demo`,
 /// never answers from another's entries), the normalised query, the cursor or else the page, the
-/// limit and the language; a detail key holds the provider, endpoint and item id.
+/// limit and the language; a detail key holds the provider, endpoint and item id. Both hold the
+/// stored answers' layout version, so an entry another build wrote in another layout is never read.
 public enum CacheKey {
     public static func search(provider: String, endpoint: String, request: SearchRequest) -> String {
         let position = request.cursor.map { "cursor=\($0)" } ?? "page=\(request.page)"
-        return encode(["search", provider, endpoint, SearchHistoryEntry.normalize(request.query), position,
+        return encode(["search", layout, provider, endpoint, SearchHistoryEntry.normalize(request.query), position,
                        "limit=\(request.limit)", "language=\(request.language ?? "")"])
     }
 
     public static func detail(provider: String, endpoint: String, id: ItemID) -> String {
-        encode(["detail", provider, endpoint, id.description])
+        encode(["detail", layout, provider, endpoint, id.description])
     }
+
+    /// `layout=` and `StoredAnswerFormat.version`.
+    static let layout = "layout=" + StoredAnswerFormat.version
 
     /// A JSON array: unambiguous whatever characters the parts hold. The same text `JSONEncoder`
     /// wrote for keys stored before (tested), without its cost on the way to every request.

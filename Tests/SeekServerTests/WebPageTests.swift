@@ -165,12 +165,16 @@ struct WebPageTests {
         #expect(cssHeaders[.contentType] == "text/css; charset=utf-8")
     }
 
-    @Test("the script, the style sheet and the OpenAPI document are served byte for byte as their files in Sources/SeekServer")
+    @Test("the script, the style sheet and the OpenAPI document are served byte for byte as their files in Sources")
     func servedFilesAreTheRepositoryFiles() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        for (uri, file) in [("/static/app.js", "Web/app.js"), ("/static/app.css", "Web/app.css"), ("/openapi.yaml", "openapi.yaml")] {
+        let files = [
+            ("/static/app.js", "SeekServer/Web/app.js"), ("/static/app.css", "SeekServer/Web/app.css"),
+            ("/openapi.yaml", "SeekSession/Documents/openapi.yaml"),
+        ]
+        for (uri, file) in files {
             let (_, _, served) = try await page(uri)
-            let expected = try Data(contentsOf: root.appendingPathComponent("Sources/SeekServer").appendingPathComponent(file))
+            let expected = try Data(contentsOf: root.appendingPathComponent("Sources").appendingPathComponent(file))
             #expect(Array(served.utf8) == Array(expected), "\(uri)")
         }
     }

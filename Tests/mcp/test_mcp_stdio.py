@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
+import jsonschema
 import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -250,6 +251,47 @@ def test_providers_lists_each_provider_and_no_key(environment, tmp_path):
     assert {"search", "detail"} <= set(providers[0]["capabilities"])
     everything = json.dumps(structured(result)) + text(result)
     assert GIPHY_KEY not in everything and ALADIN_KEY not in everything
+
+
+# One call of every tool that the fixture server answers, in an order that leaves a favourite to remove.
+EVERY_TOOL_CALL = [
+    ("search", {"query": "quiet", "providers": ["openlibrary", "aladin"]}),
+    ("detail", {"id": "openlibrary:OL45804W"}),
+    ("trending", {"providers": ["giphy"]}),
+    ("suggest", {"prefix": "ca", "providers": ["giphy"]}),
+    ("providers", {}),
+    ("favorites_add", {"id": "openlibrary:OL45804W"}),
+    ("favorites_list", {}),
+    ("favorites_remove", {"id": "openlibrary:OL45804W"}),
+]
+
+
+def test_every_tool_s_structured_content_validates_against_its_declared_output_schema(environment, tmp_path):
+    async def body(session: ClientSession):
+        tools = await session.list_tools()
+        schemas = {tool.name: field(tool, "output_schema", "outputSchema") for tool in tools.tools}
+        results = [(name, await session.call_tool(name, arguments)) for name, arguments in EVERY_TOOL_CALL]
+        return schemas, results
+
+    schemas, results = with_session(environment, tmp_path, body)
+    assert {name for name, _ in results} == TOOLS
+    for name, result in results:
+        assert not is_error(result), f"{name}: {text(result)}"
+        jsonschema.Draft202012Validator.check_schema(schemas[name])
+        jsonschema.Draft202012Validator(schemas[name]).validate(structured(result))
+
+
+def test_an_output_schema_rejects_a_document_missing_a_required_field(environment, tmp_path):
+    async def body(session: ClientSession):
+        tools = await session.list_tools()
+        schema = next(field(tool, "output_schema", "outputSchema") for tool in tools.tools if tool.name == "search")
+        return schema, await session.call_tool("search", {"query": "quiet", "providers": ["openlibrary"]})
+
+    schema, result = with_session(environment, tmp_path, body)
+    document = structured(result)
+    del document["items"][0]["sources"]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(schema).validate(document)
 
 
 def test_stdout_carries_only_protocol_messages_and_every_request_is_answered(environment, tmp_path):
