@@ -24,7 +24,7 @@ let package = Package(
         // The built-in providers.
         .library(name: "SeekProviders", targets: ["OpenLibraryProvider", "GiphyProvider", "AladinProvider", "DeclaredProvider"]),
         // Embedding: open a session (providers, caches, stores and breakers built by the composition root).
-        .library(name: "SeekSession", targets: ["SeekSession"]),
+        .library(name: "SeekRuntime", targets: ["SeekRuntime"]),
         // `seek` with extra providers added: SeekHostsMain with serve and mcp in-process (as Examples/ITBookstore's
         // seek-itbook does), or SeekCLI's SeekMain for a command line alone.
         .library(name: "SeekHosts", targets: ["SeekHosts", "SeekCLI"]),
@@ -162,7 +162,7 @@ let package = Package(
         // The session every host opens: the composition root (the only place that lists providers),
         // the shared HTTP client, caches, breakers, stats and the database; demo mode.
         .target(
-            name: "SeekSession",
+            name: "SeekRuntime",
             dependencies: [
                 "SeekCore", "SeekKit", "SeekHTTPClient", "SeekResilience", "SeekLoopback", "SeekImageCache", "SeekStore",
                 "SeekPostgres", "OpenLibraryProvider", "GiphyProvider", "AladinProvider", "DeclaredProvider", nioLocks,
@@ -179,9 +179,9 @@ let package = Package(
         ),
         // The HTTP host: `seek serve`, a JSON API and the web UI (Web/, swift-mustache) over one long-lived session (Hummingbird).
         .target(
-            name: "SeekServer",
+            name: "SeekWeb",
             dependencies: [
-                "SeekCore", "SeekKit", "SeekSession", "SeekStore", "SeekImageCache", "SeekMCP", "SeekAccess", "SeekResilience",
+                "SeekCore", "SeekKit", "SeekRuntime", "SeekStore", "SeekImageCache", "SeekMCP", "SeekAccess", "SeekResilience",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -198,7 +198,7 @@ let package = Package(
         .target(
             name: "SeekMCP",
             dependencies: [
-                "SeekCore", "SeekKit", "SeekSession", "SeekStore",
+                "SeekCore", "SeekKit", "SeekRuntime", "SeekStore",
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),
                 // openapi.yaml's document schemas, parsed when the tools are listed (OutputSchemas.swift).
@@ -211,7 +211,7 @@ let package = Package(
         .target(
             name: "SeekCLI",
             dependencies: [
-                "SeekCore", "SeekKit", "SeekSession", "SeekImageCache", "SeekStore", "SeekResilience", nioLocks,
+                "SeekCore", "SeekKit", "SeekRuntime", "SeekImageCache", "SeekStore", "SeekResilience", nioLocks,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings,
@@ -222,7 +222,7 @@ let package = Package(
         .target(
             name: "SeekHosts",
             dependencies: [
-                "SeekCore", "SeekKit", "SeekCLI", "SeekServer", "SeekMCP", "SeekSession",
+                "SeekCore", "SeekKit", "SeekCLI", "SeekWeb", "SeekMCP", "SeekRuntime",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -317,9 +317,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "SeekServerTests",
+            name: "SeekWebTests",
             dependencies: [
-                "SeekServer", "SeekSession", "SeekCore", "SeekKit", "SeekLoopback", "SeekStore", "SeekTesting", nioLocks,
+                "SeekWeb", "SeekRuntime", "SeekCore", "SeekKit", "SeekLoopback", "SeekStore", "SeekTesting", nioLocks,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -331,7 +331,7 @@ let package = Package(
         .testTarget(
             name: "SeekCLITests",
             dependencies: [
-                "SeekCLI", "SeekSession", "SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekResilience", "SeekStore",
+                "SeekCLI", "SeekRuntime", "SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekResilience", "SeekStore",
                 "SeekTesting", "ITBookstoreProvider", "AladinProvider", nioLocks,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -340,7 +340,7 @@ let package = Package(
         .testTarget(
             name: "SeekMCPTests",
             dependencies: [
-                "SeekMCP", "SeekSession", "SeekCore", "SeekKit", "SeekTesting", "SeekLoopback", .product(name: "MCP", package: "swift-sdk"),
+                "SeekMCP", "SeekRuntime", "SeekCore", "SeekKit", "SeekTesting", "SeekLoopback", .product(name: "MCP", package: "swift-sdk"),
             ],
             swiftSettings: strictSettings
         ),

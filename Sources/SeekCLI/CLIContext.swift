@@ -2,7 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import SeekKit
 import SeekCore
-import SeekSession
+import SeekRuntime
 
 /// Where text goes: the process's stdout/stderr, or a buffer in tests.
 package protocol TextSink: Sendable {

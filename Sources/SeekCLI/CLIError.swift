@@ -1,7 +1,7 @@
 import ArgumentParser
 import SeekCore
 import SeekKit
-import SeekSession
+import SeekRuntime
 
 /// Errors the CLI turns into a stderr line and an exit code.
 package enum CLIError: Error {

@@ -1,7 +1,7 @@
 import Foundation
 import SeekKit
 import SeekCore
-import SeekSession
+import SeekRuntime
 
 /// What a command runs with: the one `SeekSession` this process opened (`core`), and where the
 /// command writes (`context`). Not a session of its own: it opens and closes the `SeekSession`.

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import SeekKit
 import SeekCore
-import SeekSession
+import SeekRuntime
 
 /// `seek`: one search over several sources.
 package struct SeekCommand: AsyncParsableCommand {

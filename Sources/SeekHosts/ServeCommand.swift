@@ -3,8 +3,8 @@ import Logging
 import SeekCLI
 import SeekKit
 import SeekCore
-import SeekServer
-import SeekSession
+import SeekWeb
+import SeekRuntime
 
 /// `seek serve`: the JSON API and the web UI over one session for the server's life.
 struct ServeCommand: AsyncParsableCommand {

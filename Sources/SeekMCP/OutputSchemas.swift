@@ -1,5 +1,5 @@
 import MCP
-import SeekSession
+import SeekRuntime
 import Yams
 
 /// The tools' output schemas, derived from the one description of each document: the components of

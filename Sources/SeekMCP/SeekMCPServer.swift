@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import MCP
 import SeekCore
-import SeekSession
+import SeekRuntime
 import SeekStore
 
 /// `seek mcp`: Seek's tools and resources for an AI assistant, over one session that stays open

@@ -1,6 +1,6 @@
 import Foundation
 import SeekCore
-import SeekSession
+import SeekRuntime
 import SeekStore
 
 /// The short text beside each tool's structured content: what a model reads first, so it is kept

@@ -1,6 +1,6 @@
 import MCP
 import SeekCore
-import SeekSession
+import SeekRuntime
 
 /// Why a tool call failed: it becomes a result with `isError: true` and this message, and the session
 /// goes on. Never carries a key (provider errors are redacted before they are built).

@@ -2,7 +2,7 @@ import Foundation
 import MCP
 import SeekCore
 import SeekKit
-import SeekSession
+import SeekRuntime
 import SeekStore
 
 /// What each tool does: the CLI's operation on the session (the same shared steps, the same JSON

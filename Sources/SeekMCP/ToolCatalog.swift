@@ -1,6 +1,6 @@
 import MCP
 import SeekCore
-import SeekSession
+import SeekRuntime
 
 /// The tools `seek mcp` offers (DESIGN's names, a contract), each with its input schema, the schema
 /// of its structured content (the CLI's JSON document, from openapi.yaml: `OutputSchemas`) and what

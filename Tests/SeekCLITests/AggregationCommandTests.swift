@@ -6,7 +6,7 @@ import SeekCore
 import SeekKit
 import SeekLoopback
 import SeekResilience
-import SeekSession
+import SeekRuntime
 import SeekTesting
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import ITBookstoreProvider
 import SeekKit
-@testable import SeekSession
+@testable import SeekRuntime
 import Testing
 
 @Suite("the demo recordings inside the binary")

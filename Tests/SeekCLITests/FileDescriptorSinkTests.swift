@@ -3,7 +3,7 @@ import Foundation
 import SeekKit
 import SeekLoopback
 import SeekResilience
-import SeekSession
+import SeekRuntime
 import Testing
 
 @Suite("Writing to stdout and stderr")

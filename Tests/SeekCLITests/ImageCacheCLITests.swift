@@ -3,7 +3,7 @@ import SeekCLI
 import SeekKit
 import SeekLoopback
 import SeekResilience
-import SeekSession
+import SeekRuntime
 import SeekTesting
 import Testing
 

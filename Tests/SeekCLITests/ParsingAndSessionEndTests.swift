@@ -6,7 +6,7 @@ import SeekCore
 import SeekKit
 import SeekLoopback
 import SeekResilience
-import SeekSession
+import SeekRuntime
 import SeekStore
 import SeekTesting
 import Testing

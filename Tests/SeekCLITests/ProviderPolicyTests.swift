@@ -6,7 +6,7 @@ import SeekCore
 import SeekHTTPClient
 import SeekLoopback
 import SeekResilience
-@testable import SeekSession
+@testable import SeekRuntime
 import SeekTesting
 import Testing
 

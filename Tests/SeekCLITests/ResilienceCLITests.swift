@@ -6,7 +6,7 @@ import SeekKit
 import SeekCore
 import SeekLoopback
 import SeekResilience
-import SeekSession
+import SeekRuntime
 import SeekTesting
 import Testing
 

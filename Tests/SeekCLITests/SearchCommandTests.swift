@@ -2,7 +2,7 @@ import Foundation
 import SeekKit
 import SeekLoopback
 import SeekResilience
-import SeekSession
+import SeekRuntime
 import SeekTesting
 import Testing
 

@@ -3,7 +3,7 @@ import NIOConcurrencyHelpers
 import SeekKit
 import SeekCore
 import SeekLoopback
-import SeekSession
+import SeekRuntime
 import SeekStore
 import SeekTesting
 import Testing

@@ -4,7 +4,7 @@ import SeekKit
 import SeekCore
 import SeekLoopback
 import SeekMCP
-import SeekSession
+import SeekRuntime
 import SeekTesting
 import Synchronization
 

@@ -1,7 +1,7 @@
 import Foundation
 import MCP
 import SeekLoopback
-import SeekSession
+import SeekRuntime
 import Testing
 
 /// The MCP server reports the session's refusal as it is: an `isError` result in the session's words.

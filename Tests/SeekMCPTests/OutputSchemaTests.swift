@@ -6,7 +6,7 @@ import Testing
 /// openapi.yaml as it is in the repository, read from the source tree.
 private func repositorySchemas() throws -> [String: Value] {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let text = try String(contentsOf: root.appendingPathComponent("Sources/SeekSession/Documents/openapi.yaml"), encoding: .utf8)
+    let text = try String(contentsOf: root.appendingPathComponent("Sources/SeekRuntime/Documents/openapi.yaml"), encoding: .utf8)
     return OutputSchemas.schemas(fromYAML: text)
 }
 

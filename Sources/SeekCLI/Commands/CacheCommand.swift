@@ -3,7 +3,7 @@ import Foundation
 import SeekCore
 import SeekKit
 import SeekImageCache
-import SeekSession
+import SeekRuntime
 
 /// `seek cache stats|clear|prune`: look at and tidy the shared image cache.
 struct CacheCommand: AsyncParsableCommand {

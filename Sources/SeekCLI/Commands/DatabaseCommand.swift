@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import SeekCore
-import SeekSession
+import SeekRuntime
 import SeekStore
 
 /// `seek db import-sqlite [PATH]`: the shared database's chores.

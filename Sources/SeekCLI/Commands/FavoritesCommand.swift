@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import SeekCore
 import SeekKit
-import SeekSession
+import SeekRuntime
 import SeekStore
 
 /// `seek favorites add|remove|toggle|list`: favourites kept across runs, listed without the network.

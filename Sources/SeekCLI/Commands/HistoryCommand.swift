@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import SeekCore
 import SeekKit
-import SeekSession
+import SeekRuntime
 import SeekStore
 
 /// `seek history [--clear]`: recent searches, most recent first, one entry per query.

@@ -3,7 +3,7 @@ import Foundation
 import SeekCore
 import SeekKit
 import SeekImageCache
-import SeekSession
+import SeekRuntime
 
 struct ImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

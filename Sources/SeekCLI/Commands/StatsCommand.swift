@@ -3,7 +3,7 @@ import Foundation
 import SeekCore
 import SeekKit
 import SeekResilience
-import SeekSession
+import SeekRuntime
 
 /// `seek stats`: per provider, over its recent calls, how many, how many answered, how fast, and the last error.
 struct StatsCommand: AsyncParsableCommand {

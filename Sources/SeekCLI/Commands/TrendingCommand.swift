@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import SeekCore
 import SeekKit
-import SeekSession
+import SeekRuntime
 
 struct TrendingCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

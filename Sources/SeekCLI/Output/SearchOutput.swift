@@ -1,7 +1,7 @@
 import Foundation
 import SeekCore
 import SeekKit
-import SeekSession
+import SeekRuntime
 
 /// Prints a merged search (or trending) result in the chosen format.
 enum SearchOutput {

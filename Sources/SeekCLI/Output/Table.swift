@@ -1,7 +1,7 @@
 import Foundation
 import SeekCore
 import SeekKit
-import SeekSession
+import SeekRuntime
 
 /// Plain-text tables that fit a terminal width, truncating cells with "…".
 struct Table {

@@ -4,8 +4,8 @@ import HummingbirdTesting
 import Logging
 import SeekKit
 import SeekCore
-import SeekServer
-import SeekSession
+import SeekWeb
+import SeekRuntime
 import Testing
 
 /// `seek serve --demo`: every one of the first three results of README's demo searches opens its

@@ -4,7 +4,7 @@ import Logging
 import SeekCore
 import SeekImageCache
 import SeekKit
-import SeekSession
+import SeekRuntime
 import SeekStore
 import ServiceLifecycle
 

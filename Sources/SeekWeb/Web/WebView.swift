@@ -1,6 +1,6 @@
 import Foundation
 import SeekCore
-import SeekSession
+import SeekRuntime
 import SeekStore
 
 /// What the templates show, as mustache contexts. An absent value is `false` (never left out, so a

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import SeekCore
 import SeekKit
-import SeekSession
+import SeekRuntime
 
 /// An error as the API answers it: a status and `{ "error": { "code": "...", "message": "..." } }`,
 /// never a stack trace or a key.

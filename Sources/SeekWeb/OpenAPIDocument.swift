@@ -1,4 +1,4 @@
-import SeekSession
+import SeekRuntime
 
 /// `GET /openapi.yaml`: the OpenAPI 3.1 description of every route, written by hand in SeekSession's
 /// `Documents/openapi.yaml` (where `seek mcp` reads the documents' schemas too). A test checks

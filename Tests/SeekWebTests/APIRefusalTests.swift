@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-import SeekSession
+import SeekRuntime
 import Testing
 
 /// The JSON API reports the session's refusal as it is: 400, the session's code and its words.

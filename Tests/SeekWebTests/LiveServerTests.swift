@@ -6,8 +6,8 @@ import NIOCore
 import NIOHTTP1
 import SeekCore
 import SeekLoopback
-import SeekServer
-import SeekSession
+import SeekWeb
+import SeekRuntime
 import SeekTesting
 import Testing
 

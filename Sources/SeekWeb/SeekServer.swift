@@ -3,7 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import SeekCore
-import SeekSession
+import SeekRuntime
 
 /// `seek serve`: the JSON API and the web UI over one session that lives as long as the server, so connections to
 /// the providers stay open and caches stay warm.

@@ -1,4 +1,4 @@
-@testable import SeekServer
+@testable import SeekWeb
 import Testing
 
 /// Query parameters as HTML forms write them.

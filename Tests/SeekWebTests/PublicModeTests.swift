@@ -6,8 +6,8 @@ import NIOCore
 import SeekKit
 import SeekCore
 import SeekLoopback
-import SeekServer
-import SeekSession
+import SeekWeb
+import SeekRuntime
 import SeekStore
 import SeekTesting
 import Testing

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import MCP
 import SeekMCP
-import SeekSession
+import SeekRuntime
 
 /// `POST /mcp`: Seek's MCP server over Streamable HTTP (the SDK's stateless transport: each POST
 /// carries JSON-RPC and gets its JSON answer), on the server's own session.

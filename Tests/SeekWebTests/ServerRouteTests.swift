@@ -5,8 +5,8 @@ import HummingbirdTesting
 import NIOConcurrencyHelpers
 import SeekCore
 import SeekLoopback
-import SeekServer
-import SeekSession
+import SeekWeb
+import SeekRuntime
 import SeekTesting
 import Testing
 

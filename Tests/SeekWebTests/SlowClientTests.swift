@@ -7,7 +7,7 @@ import Foundation
 import Hummingbird
 import SeekKit
 import SeekCore
-import SeekServer
+import SeekWeb
 import Testing
 
 /// A plain TCP connection to a live server, written and read byte by byte as a slow client would:

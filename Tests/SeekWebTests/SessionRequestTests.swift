@@ -1,7 +1,7 @@
 import Foundation
 import SeekCore
 import SeekLoopback
-import SeekSession
+import SeekRuntime
 import SeekStore
 import Testing
 

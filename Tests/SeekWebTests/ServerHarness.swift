@@ -5,8 +5,8 @@ import Logging
 import SeekKit
 import SeekCore
 import SeekLoopback
-import SeekServer
-import SeekSession
+import SeekWeb
+import SeekRuntime
 import SeekTesting
 import Testing
 

@@ -4,8 +4,8 @@ import Hummingbird
 import HummingbirdTesting
 import SeekCore
 import SeekLoopback
-import SeekServer
-import SeekSession
+import SeekWeb
+import SeekRuntime
 import SeekTesting
 import Testing
 

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import SeekKit
 import SeekCore
-import SeekSession
+import SeekRuntime
 import SeekStore
 
 /// A request's query parameters, read and checked one by one: a bad value is a 400 naming it.

@@ -5,7 +5,7 @@ import Mustache
 import NIOCore
 import SeekAccess
 import SeekCore
-import SeekSession
+import SeekRuntime
 import SeekStore
 
 /// The web UI of `seek serve`: pages rendered on the server (they work without JavaScript), the

@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import SeekCore
 import SeekLoopback
-import SeekServer
+import SeekWeb
 import SeekTesting
 import Testing
 

@@ -4,8 +4,8 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import SeekCore
-@testable import SeekServer
-import SeekSession
+@testable import SeekWeb
+import SeekRuntime
 import SeekTesting
 import Testing
 
