@@ -169,8 +169,8 @@ struct WebPageTests {
     func servedFilesAreTheRepositoryFiles() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let files = [
-            ("/static/app.js", "SeekServer/Web/app.js"), ("/static/app.css", "SeekServer/Web/app.css"),
-            ("/openapi.yaml", "SeekSession/Documents/openapi.yaml"),
+            ("/static/app.js", "SeekWeb/Web/app.js"), ("/static/app.css", "SeekWeb/Web/app.css"),
+            ("/openapi.yaml", "SeekRuntime/Documents/openapi.yaml"),
         ]
         for (uri, file) in files {
             let (_, _, served) = try await page(uri)

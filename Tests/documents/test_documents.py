@@ -3,7 +3,7 @@
 Runs the built `seek` ($SEEK_BIN, else .build/release/seek, else .build/debug/seek) in demo mode
 (recorded answers, no network; a favourite is added from Tests/mcp's fixture server on 127.0.0.1,
 as favourites have no demo mode) and checks each command's `--format json` output against the
-matching component of `Sources/SeekSession/Documents/openapi.yaml` (JSON Schema 2020-12, with the
+matching component of `Sources/SeekRuntime/Documents/openapi.yaml` (JSON Schema 2020-12, with the
 component references resolved in the document itself).
 """
 
@@ -23,7 +23,7 @@ import yaml
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "Tests" / "mcp"))
 from fixture_server import FixtureServer  # noqa: E402  (favourites have no demo mode: their fixture provider)
-OPENAPI = REPO / "Sources" / "SeekSession" / "Documents" / "openapi.yaml"
+OPENAPI = REPO / "Sources" / "SeekRuntime" / "Documents" / "openapi.yaml"
 
 
 def seek_binary() -> str:
