@@ -23,8 +23,9 @@ let package = Package(
         .library(name: "SeekTesting", targets: ["SeekTesting", "SeekLoopback", "SeekHTTPClient"]),
         // The built-in providers.
         .library(name: "SeekProviders", targets: ["OpenLibraryProvider", "GiphyProvider", "AladinProvider", "DeclaredProvider"]),
-        // Embedding: open a session (providers, caches, stores and breakers built by the composition root).
-        .library(name: "SeekRuntime", targets: ["SeekRuntime"]),
+        // Embedding: open a session (providers, caches, stores and breakers built by the composition root),
+        // with the modules whose types its API names (the stores, the resilience services, the shared database).
+        .library(name: "SeekRuntime", targets: ["SeekRuntime", "SeekStore", "SeekResilience", "SeekPostgres"]),
         // `seek` with extra providers added: SeekHostsMain with serve and mcp in-process (as Examples/ITBookstore's
         // seek-itbook does), or SeekCLI's SeekMain for a command line alone.
         .library(name: "SeekHosts", targets: ["SeekHosts", "SeekCLI"]),
