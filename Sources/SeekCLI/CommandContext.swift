@@ -9,7 +9,6 @@ package struct CommandContext: Sendable {
     package let core: SeekSession
     package let context: CLIContext
 
-    var container: Container { core.container }
     var registry: ProviderRegistry { core.registry }
     var engine: SearchEngine { core.engine }
     var settings: Settings { core.settings }

@@ -63,7 +63,7 @@ struct ImageCommand: AsyncParsableCommand {
 
     private func fetchAll(_ session: CommandContext) async throws -> Int32 {
         let registry = session.registry
-        let cache = try session.container.resolve(ImageStoreKey.self)
+        let cache = try session.core.imageStore
         var unique: [String] = []
         for text in ids where !unique.contains(text) { unique.append(text) }
         let targets = try unique.map { try ImageTarget(parsing: $0, registry: registry) }
