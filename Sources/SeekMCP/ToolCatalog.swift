@@ -47,6 +47,7 @@ enum ToolCatalog {
                     "providers": providerList,
                     "limit": limit,
                     "cursor": ["type": "string", "minLength": 1, "description": "The `next` of an earlier search with the same query: its next page, without repeats."],
+                    "language": ["type": "string", "description": "Prefer results in this language (ISO 639-1, such as en); providers that cannot filter ignore it."],
                     "rank": [
                         "type": "string", "enum": .array(RankingMethod.allCases.map { .string($0.rawValue) }), "default": "searxng",
                         "description": "searxng (|P| × Πw × Σ 1/p) or rrf (reciprocal rank fusion).",

@@ -15,6 +15,7 @@ struct MCPRefusalTests {
         (["providers": ["nope"]], SearchQuery(query: "harbor", providers: "nope")),
         (["cursor": "not-a-cursor"], SearchQuery(query: "harbor", cursor: "not-a-cursor")),
         (["query": "!ol"], SearchQuery(query: "!ol")),
+        (["language": "fra"], SearchQuery(query: "harbor", language: "fra")),
     ]
 
     @Test("a bad search is an isError result naming what the session refused", arguments: badSearches)
