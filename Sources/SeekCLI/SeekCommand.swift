@@ -117,21 +117,23 @@ struct SelectionOptions: ParsableArguments {
     }
 }
 
-/// `--timeout SECONDS`, shared by every command that calls providers.
+/// `--timeout SECONDS`, shared by every command that calls providers: the session's bound, refused
+/// before anything runs (exit 64 in the session's words).
 enum TimeoutOption {
-    /// Above 0 and at most an hour; NaN, infinity, -0 and 1e300 are refused (exit 64).
     static func validate(_ timeout: Double?) throws {
-        if let timeout, !(timeout > 0 && timeout <= 3600) {
-            throw ValidationError("--timeout must be between 0 and 3600 seconds")
+        do {
+            _ = try SeekSession.providerTimeout(seconds: timeout)
+        } catch {
+            throw ValidationError("--timeout: \(error.message)")
         }
     }
 }
 
 extension Duration {
-    /// A `--timeout` in seconds as a duration: nil when none was given; validated to 0–3600 s by the
-    /// command, and clamped here to that range so no value can overflow.
+    /// A `--timeout` in seconds as the session takes it: nil when none was given (or, never reached,
+    /// one `TimeoutOption.validate` refused).
     init?(timeoutSeconds seconds: Double?) {
-        guard let seconds, seconds.isFinite else { return nil }
-        self = .milliseconds(Int64((min(max(seconds, 0), 3600) * 1000).rounded()))
+        guard let duration = try? SeekSession.providerTimeout(seconds: seconds) else { return nil }
+        self = duration
     }
 }

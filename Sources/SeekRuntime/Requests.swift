@@ -153,6 +153,19 @@ extension SeekSession {
     public static let defaultSuggestionLimit = 10
     /// The longest cursor token read (a server's short token, or a CLI cursor of 30 providers).
     public static let cursorTokenLimit = 4096
+    /// The longest a call may give each provider, in seconds (and it must give more than 0).
+    public static let timeoutLimit: Double = 3600
+
+    /// `seconds` as the deadline a call gives each provider; nil when none was given. NaN, infinity and
+    /// anything not above 0 or beyond `timeoutLimit` is `invalid_parameter`, so no value can overflow.
+    public static func providerTimeout(seconds: Double?) throws(RequestError) -> Duration? {
+        guard let seconds else { return nil }
+        guard seconds > 0, seconds <= timeoutLimit else {
+            throw RequestError(
+                .invalidParameter, "'timeout' must be more than 0 and at most \(SeekError.format(timeoutLimit)) seconds (got \(seconds))")
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded(.up)))
+    }
 
     /// `value` (or `fallback` when nil) when it lies in `range`; else an `invalid_parameter` error naming `name`.
     static func bounded(_ name: String, _ value: Int?, in range: ClosedRange<Int>, fallback: Int) throws(RequestError) -> Int {

@@ -68,7 +68,7 @@ struct ExtremeUserInputTests {
     func invalidTimeout(command: [String], value: String) async throws {
         let result = try await run(command + ["--timeout=\(value)"])
         #expect(result.code == 64, "stderr: \(result.stderr)")
-        #expect(result.stderr.contains("--timeout must be between 0 and 3600 seconds"), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("--timeout: 'timeout' must be more than 0 and at most 3600 seconds"), "stderr: \(result.stderr)")
     }
 
     @Test("a cursor token whose page is 2^63 − 1 is not a cursor from seek (exit 64)")

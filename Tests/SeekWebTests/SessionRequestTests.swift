@@ -108,6 +108,21 @@ struct SessionRequestTests {
         #expect(refusal?.code == .missingParameter)
     }
 
+    @Test("a provider timeout of NaN, infinity, -0, 0, -1, 3601 or 1e300 seconds is invalid_parameter",
+          arguments: [Double.nan, .infinity, -.infinity, -0.0, 0, -1, 3600.001, 1e300, Double(Int64.max)])
+    func timeoutOutOfBounds(seconds: Double) throws {
+        let refusal = #expect(throws: RequestError.self) { try SeekSession.providerTimeout(seconds: seconds) }
+        #expect(refusal?.code == .invalidParameter)
+    }
+
+    @Test("a provider timeout within bounds is its duration, rounded up to the millisecond")
+    func timeoutWithinBounds() throws {
+        #expect(try SeekSession.providerTimeout(seconds: 0.0001) == .milliseconds(1))
+        #expect(try SeekSession.providerTimeout(seconds: 2.5) == .milliseconds(2500))
+        #expect(try SeekSession.providerTimeout(seconds: 3600) == .seconds(3600))
+        #expect(try SeekSession.providerTimeout(seconds: nil) == nil)
+    }
+
     @Test("a search's language reaches Open Library as its lang parameter, lowercased")
     func languageReachesTheProvider() async throws {
         let harness = try await ServerHarness.start()

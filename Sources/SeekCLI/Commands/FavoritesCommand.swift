@@ -62,9 +62,7 @@ struct FavoritesCommand: AsyncParsableCommand {
 
         func validate() throws {
             guard !ids.isEmpty else { throw ValidationError("give at least one PROVIDER:ID") }
-            if let timeout, !(timeout > 0 && timeout <= 3600) {
-                throw ValidationError("--timeout must be between 0 and 3600 seconds")
-            }
+            try TimeoutOption.validate(timeout)
         }
 
         func run() async throws {

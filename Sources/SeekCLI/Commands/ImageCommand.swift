@@ -49,9 +49,7 @@ struct ImageCommand: AsyncParsableCommand {
         if output == nil, directory == nil, isatty(STDOUT_FILENO) == 1 {
             throw ValidationError("refusing to write image bytes to a terminal: use -o FILE or -d DIR")
         }
-        if let timeout, !(timeout > 0 && timeout <= 3600) {
-            throw ValidationError("--timeout must be between 0 and 3600 seconds")
-        }
+        try TimeoutOption.validate(timeout)
     }
 
     func run() async throws {
