@@ -14,9 +14,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import SCREENSHOTS, Seek, make_browser, seek_binary, wait_until
@@ -158,11 +158,29 @@ def shoot(driver, name: str) -> Path:
     return path
 
 
+def replaced(element):
+    """A wait condition: `element`'s page has gone. Mid-navigation chromedriver may report the old
+    page's node as "does not belong to the document" (or its frame as gone) instead of as stale."""
+
+    def gone(_driver) -> bool:
+        try:
+            element.is_enabled()
+            return False
+        except StaleElementReferenceException:
+            return True
+        except WebDriverException as error:
+            if "does not belong to the document" in str(error) or "Cannot find context" in str(error):
+                return True
+            raise
+
+    return gone
+
+
 def submit_no_script_star(driver, item_id: str) -> None:
     """Presses the star of `item_id` in a browser without JavaScript: a form POST, then the page it is sent to."""
     button = star(driver, item_id)
     button.click()
-    WebDriverWait(driver, 15).until(expected_conditions.staleness_of(button))
+    WebDriverWait(driver, 15).until(replaced(button))
     WebDriverWait(driver, 15).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
