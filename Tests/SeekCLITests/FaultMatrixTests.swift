@@ -134,17 +134,9 @@ struct FaultTarget: Sendable {
         withExtendedLifetime(setup.keep) {}
         try await harness.stop()
 
-        if fault.name == "connection refused" {
-            // AsyncHTTPTransport (SeekHTTPClient) leaves AsyncHTTPClient's own retrying of failed connection
-            // establishment on, so a refused connection only surfaces at the deadline, as a timeout. It needs
-            // `connectionPool.retryConnectionEstablishment = false` (RetryingTransport does the retrying);
-            // until then this row is a known issue.
-            withKnownIssue("AsyncHTTPClient retries refused connections until the deadline", isIntermittent: true) {
-                verify(fault, result, elapsed)
-            }
-        } else {
-            verify(fault, result, elapsed)
-        }
+        // A refused connection fails at once: AsyncHTTPTransport turns AsyncHTTPClient's own retrying of
+        // connection establishment off (RetryingTransport does the retrying).
+        verify(fault, result, elapsed)
     }
 
     private func verify(_ fault: ProviderFault, _ result: RunResult, _ elapsed: Duration) {
