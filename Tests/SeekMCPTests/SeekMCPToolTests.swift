@@ -30,7 +30,7 @@ struct ToolListTests {
         #expect(properties["limit"]?.objectValue?["maximum"] == 100)
         #expect(properties["providers"]?.objectValue?["items"]?.objectValue?["enum"] == ["openlibrary", "giphy", "aladin"])
         #expect(properties["rank"]?.objectValue?["enum"] == ["searxng", "rrf"])
-        #expect(Set(properties.keys) == ["query", "providers", "limit", "cursor", "rank"])
+        #expect(Set(properties.keys) == ["query", "providers", "limit", "cursor", "language", "rank"])
     }
 
     @Test("every tool has an object input schema and an output schema")
@@ -167,7 +167,7 @@ struct SearchToolTests {
         let result = try await harness.call("search", ["query": "quiet", "provider": "openlibrary"])
         try await harness.stop()
         #expect(result.isError == true)
-        #expect(result.text.contains("unknown argument 'provider' (search takes cursor, limit, providers, query, rank)"), "\(result.text)")
+        #expect(result.text.contains("unknown argument 'provider' (search takes cursor, language, limit, providers, query, rank)"), "\(result.text)")
     }
 
     @Test("the server answers the next call after an error")
