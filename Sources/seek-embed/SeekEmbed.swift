@@ -157,17 +157,24 @@ func buildID(output: String, form: String, root: String, files: [String]) throws
     try writeIfChanged(swift, to: output)
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-do {
-    switch arguments.first {
-    case "files" where arguments.count >= 3:
-        try embedFiles(output: arguments[1], root: arguments[2], files: Array(arguments.dropFirst(3)))
-    case "build-id" where arguments.count >= 4:
-        try buildID(output: arguments[1], form: arguments[2], root: arguments[3], files: Array(arguments.dropFirst(4)))
-    default:
-        throw Failure(description: "usage: seek-embed files OUTPUT ROOT FILE... | seek-embed build-id OUTPUT id|marker ROOT FILE...")
+/// The command: `@main` rather than top-level code, so the tool also builds where every target is
+/// compiled with `-parse-as-library` (Fuzz/run.sh's sanitizer build of the providers, which embed files).
+@main
+enum SeekEmbed {
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            switch arguments.first {
+            case "files" where arguments.count >= 3:
+                try embedFiles(output: arguments[1], root: arguments[2], files: Array(arguments.dropFirst(3)))
+            case "build-id" where arguments.count >= 4:
+                try buildID(output: arguments[1], form: arguments[2], root: arguments[3], files: Array(arguments.dropFirst(4)))
+            default:
+                throw Failure(description: "usage: seek-embed files OUTPUT ROOT FILE... | seek-embed build-id OUTPUT id|marker ROOT FILE...")
+            }
+        } catch {
+            FileHandle.standardError.write(Data("seek-embed: \(error)\n".utf8))
+            exit(1)
+        }
     }
-} catch {
-    FileHandle.standardError.write(Data("seek-embed: \(error)\n".utf8))
-    exit(1)
 }
