@@ -33,7 +33,7 @@ all_targets=(
   "FuzzForwardedFor 4096 1"
 )
 
-build_flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
+build_flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DSEEK_FUZZ_BUILD
   --package-path "$here" --scratch-path "$scratch")
 
 echo "== building the fuzz targets (swift build ${build_flags[*]})"

@@ -157,24 +157,43 @@ func buildID(output: String, form: String, root: String, files: [String]) throws
     try writeIfChanged(swift, to: output)
 }
 
+/// Runs the command `arguments` names; exits 1 with a message on failure.
+func runSeekEmbed(_ arguments: [String]) {
+    do {
+        switch arguments.first {
+        case "files" where arguments.count >= 3:
+            try embedFiles(output: arguments[1], root: arguments[2], files: Array(arguments.dropFirst(3)))
+        case "build-id" where arguments.count >= 4:
+            try buildID(output: arguments[1], form: arguments[2], root: arguments[3], files: Array(arguments.dropFirst(4)))
+        default:
+            throw Failure(description: "usage: seek-embed files OUTPUT ROOT FILE... | seek-embed build-id OUTPUT id|marker ROOT FILE...")
+        }
+    } catch {
+        FileHandle.standardError.write(Data("seek-embed: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+#if SEEK_FUZZ_BUILD
+// Fuzz/run.sh builds every target with -sanitize=fuzzer and -parse-as-library, this build tool
+// included. SwiftPM then links an executable's `main` as `<target>_main` (which keeps libFuzzer's own
+// `main` out, as Fuzz/Sources/CLibFuzzer explains): the tool's entry point is that function there.
+@_cdecl("seek_embed_main")
+func seekEmbedMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runSeekEmbed(Array(CommandLine.arguments.dropFirst()))
+    return 0
+}
+
+/// libFuzzer's runtime, linked into every target of the fuzz build, wants one; the tool is never fuzzed.
+@_cdecl("LLVMFuzzerTestOneInput")
+func seekEmbedIsNotFuzzed(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt { 0 }
+#else
 /// The command: `@main` rather than top-level code, so the tool also builds where every target is
-/// compiled with `-parse-as-library` (Fuzz/run.sh's sanitizer build of the providers, which embed files).
+/// compiled with `-parse-as-library` (Fuzz/run.sh).
 @main
 enum SeekEmbed {
     static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        do {
-            switch arguments.first {
-            case "files" where arguments.count >= 3:
-                try embedFiles(output: arguments[1], root: arguments[2], files: Array(arguments.dropFirst(3)))
-            case "build-id" where arguments.count >= 4:
-                try buildID(output: arguments[1], form: arguments[2], root: arguments[3], files: Array(arguments.dropFirst(4)))
-            default:
-                throw Failure(description: "usage: seek-embed files OUTPUT ROOT FILE... | seek-embed build-id OUTPUT id|marker ROOT FILE...")
-            }
-        } catch {
-            FileHandle.standardError.write(Data("seek-embed: \(error)\n".utf8))
-            exit(1)
-        }
+        runSeekEmbed(Array(CommandLine.arguments.dropFirst()))
     }
 }
+#endif
