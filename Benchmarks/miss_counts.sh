@@ -17,12 +17,7 @@ count="${N:-100}"
 # shellcheck source=providers.sh
 source "$here/providers.sh"
 
-if [[ -z "${SEEK_BIN:-}" ]]; then
-    for product in seek seek-hosts; do
-        (cd "$root" && swift build -c release --product "$product" --static-swift-stdlib >&2)
-    done
-    SEEK_BIN="$root/.build/release/seek"
-fi
+release_seek
 
 work="$(mktemp -d)"
 pids=()
@@ -31,10 +26,7 @@ trap cleanup EXIT
 
 start_providers "$work" 0
 export HOME="$work/home" XDG_CONFIG_HOME="$work/home/config" NO_COLOR=1
-export SEEK_OPENLIBRARY_URL="$OL_BASE/ol" SEEK_OPENLIBRARY_COVERS_URL="$OL_BASE/covers"
-export SEEK_GIPHY_URL="$GIPHY_BASE/giphy" SEEK_GIPHY_API_KEY=bench-key
-export SEEK_ALADIN_URL="$ALADIN_BASE/aladin/ttb/api" SEEK_ALADIN_TTB_KEY=bench-key
-export SEEK_OPENLIBRARY_RATE_LIMIT=off SEEK_GIPHY_RATE_LIMIT=off SEEK_ALADIN_RATE_LIMIT=off
+seek_against_providers
 mkdir -p "$HOME"
 
 # valgrind cannot read the debug information of a binary this large ("possibly corrupted

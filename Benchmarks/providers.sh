@@ -37,3 +37,23 @@ pid_ticks() {
 
 # Resident set of a pid in MiB.
 rss_mib() { awk '/^VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
+
+# release_seek: sets SEEK_BIN to the release `seek`, with `seek-hosts` beside it (where `seek serve`
+# runs), building both first unless SEEK_BIN already names one. Needs $root, the repository.
+release_seek() {
+    if [[ -z "${SEEK_BIN:-}" ]]; then
+        for product in seek seek-hosts; do
+            (cd "$root" && swift build -c release --product "$product" --static-swift-stdlib >&2)
+        done
+        SEEK_BIN="$root/.build/release/seek"
+    fi
+}
+
+# seek_against_providers: exports what a `seek` run needs to call the stand-ins start_providers
+# started: their URLs, stand-in keys, and no rate limits of seek's own.
+seek_against_providers() {
+    export SEEK_OPENLIBRARY_URL="$OL_BASE/ol" SEEK_OPENLIBRARY_COVERS_URL="$OL_BASE/covers"
+    export SEEK_GIPHY_URL="$GIPHY_BASE/giphy" SEEK_GIPHY_API_KEY=bench-key
+    export SEEK_ALADIN_URL="$ALADIN_BASE/aladin/ttb/api" SEEK_ALADIN_TTB_KEY=bench-key
+    export SEEK_OPENLIBRARY_RATE_LIMIT=off SEEK_GIPHY_RATE_LIMIT=off SEEK_ALADIN_RATE_LIMIT=off
+}

@@ -23,13 +23,7 @@ command -v wrk > /dev/null || { echo "wrk is not installed (apt-get install wrk)
 # shellcheck source=providers.sh
 source "$here/providers.sh"
 
-if [[ -z "${SEEK_BIN:-}" ]]; then
-    # `seek serve` runs in seek-hosts, built beside seek.
-    for product in seek seek-hosts; do
-        (cd "$root" && swift build -c release --product "$product" --static-swift-stdlib >&2)
-    done
-    SEEK_BIN="$root/.build/release/seek"
-fi
+release_seek
 
 work="$(mktemp -d)"
 pids=()
@@ -39,10 +33,7 @@ hz="$(getconf CLK_TCK)"
 
 start_providers "$work" "$delay_s"
 export HOME="$work/home" XDG_CONFIG_HOME="$work/home/config" SEEK_CACHE_DIR="$work/cache" SEEK_DATA_DIR="$work/data" NO_COLOR=1
-export SEEK_OPENLIBRARY_URL="$OL_BASE/ol" SEEK_OPENLIBRARY_COVERS_URL="$OL_BASE/covers"
-export SEEK_GIPHY_URL="$GIPHY_BASE/giphy" SEEK_GIPHY_API_KEY=bench-key
-export SEEK_ALADIN_URL="$ALADIN_BASE/aladin/ttb/api" SEEK_ALADIN_TTB_KEY=bench-key
-export SEEK_OPENLIBRARY_RATE_LIMIT=off SEEK_GIPHY_RATE_LIMIT=off SEEK_ALADIN_RATE_LIMIT=off
+seek_against_providers
 mkdir -p "$HOME"
 
 server=""
