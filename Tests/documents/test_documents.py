@@ -22,19 +22,9 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "Tests" / "mcp"))
-from fixture_server import FixtureServer  # noqa: E402  (favourites have no demo mode: their fixture provider)
+from fixture_server import FixtureServer, seek_binary  # noqa: E402  (favourites have no demo mode: their fixture provider)
 OPENAPI = REPO / "Sources" / "SeekRuntime" / "Documents" / "openapi.yaml"
 
-
-def seek_binary() -> str:
-    explicit = os.environ.get("SEEK_BIN")
-    if explicit:
-        assert Path(explicit).is_file(), f"SEEK_BIN={explicit} is not a file"
-        return explicit
-    for candidate in (REPO / ".build" / "release" / "seek", REPO / ".build" / "debug" / "seek"):
-        if candidate.is_file():
-            return str(candidate)
-    pytest.skip("no seek binary: run `swift build` or set SEEK_BIN")
 
 
 @pytest.fixture(scope="module")

@@ -7,6 +7,7 @@ that folder is there.
 from __future__ import annotations
 
 import json
+import os
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -15,6 +16,21 @@ from urllib.parse import parse_qs, urlsplit
 GIPHY_KEY = "giphy-pytest-key-5b21"
 ALADIN_KEY = "aladin-pytest-key-90ce"
 
+
+
+def seek_binary() -> str:
+    """The `seek` under test: SEEK_BIN, else this checkout's release or debug build; skips without one."""
+    import pytest
+
+    explicit = os.environ.get("SEEK_BIN")
+    if explicit:
+        assert Path(explicit).is_file(), f"SEEK_BIN={explicit} is not a file"
+        return explicit
+    repo = Path(__file__).resolve().parents[2]
+    for candidate in (repo / ".build" / "release" / "seek", repo / ".build" / "debug" / "seek"):
+        if candidate.is_file():
+            return str(candidate)
+    pytest.skip("no seek binary: run `swift build` or set SEEK_BIN")
 
 def ol_doc(number: int, title: str, isbns: list[str], year: int | None, author: str) -> dict:
     return {

@@ -22,22 +22,12 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fixture_server import ALADIN_KEY, GIPHY_KEY, FixtureServer  # noqa: E402
+from fixture_server import ALADIN_KEY, GIPHY_KEY, FixtureServer, seek_binary  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED_FIXTURES = REPO.parent / "shared" / "fixtures"
 TOOLS = {"search", "detail", "trending", "suggest", "providers", "favorites_list", "favorites_add", "favorites_remove"}
 
-
-def seek_binary() -> str:
-    explicit = os.environ.get("SEEK_BIN")
-    if explicit:
-        assert Path(explicit).is_file(), f"SEEK_BIN={explicit} is not a file"
-        return explicit
-    for candidate in (REPO / ".build" / "release" / "seek", REPO / ".build" / "debug" / "seek"):
-        if candidate.is_file():
-            return str(candidate)
-    pytest.skip("no seek binary: run `swift build` or set SEEK_BIN")
 
 
 def field(value: Any, *names: str) -> Any:
