@@ -10,16 +10,16 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 [[ -n "${KEEP:-}" ]] || trap 'rm -rf "$work"' EXIT
 # One module: imports of our own modules and NIO dropped; SeekCore's files that need NIO left out.
-for file in "$root"/Sources/SeekCore/{Models,ItemID,ISBN,SeekError,Text}.swift "$root"/Sources/SeekJSON/JSONWriter.swift; do
+for file in "$root"/Sources/SeekCore/{Models,ItemID,ISBN,SeekError,Text}.swift "$root"/Sources/SeekKit/JSONWriter.swift; do
     grep -q "import NIOConcurrencyHelpers" "$file" && continue
-    sed -e '/^import SeekCore$/d' -e '/^import SeekJSON$/d' "$file" > "$work/$(basename "$file")"
+    sed -e '/^import SeekCore$/d' -e '/^import SeekJSON$/d' -e '/^import SeekKit$/d' "$file" > "$work/$(basename "$file")"
 done
 if [[ -n "${REV:-}" ]]; then
     git -C "$root" show "$REV:Sources/SeekStore/StoredAnswers.swift" > "$work/StoredAnswers.swift"
 else
     cp "$root/Sources/SeekStore/StoredAnswers.swift" "$work/StoredAnswers.swift"
 fi
-sed -i -e '/^import SeekCore$/d' -e '/^import SeekJSON$/d' "$work/StoredAnswers.swift"
+sed -i -e '/^import SeekCore$/d' -e '/^import SeekJSON$/d' -e '/^import SeekKit$/d' "$work/StoredAnswers.swift"
 cp "$root"/Benchmarks/StoredAnswers/*.swift "$work/"
-swiftc -O -wmo -package-name Seek -module-name StoredAnswerTiming "$work"/*.swift -o "$work/timing" 2>&1 | grep -v warning: || true
+swiftc -O -wmo ${SWIFTC_FLAGS:-} -package-name Seek -module-name StoredAnswerTiming "$work"/*.swift -o "$work/timing" 2>&1 | grep -v warning: || true
 "$work/timing"

@@ -106,16 +106,18 @@ enum AladinMapping {
     static let trailingRoles: Set<String> = ["지음", "옮김", "엮음", "편역", "감수", "그림"]
 
     static func splitRole(_ part: String) -> (String, String)? {
-        if part.hasSuffix(")"), let open = part.lastIndex(of: "("), open > part.startIndex,
-           part[part.index(before: open)].isWhitespace
+        // On Unicode scalars: Character indexing cost more than the rest of the item.
+        let scalars = part.unicodeScalars
+        if scalars.last == ")", let open = scalars.lastIndex(of: "("), open > scalars.startIndex,
+           scalars[scalars.index(before: open)].properties.isWhitespace
         {
-            let role = part[part.index(after: open)..<part.index(before: part.endIndex)].trimmed()
+            let role = String(scalars[scalars.index(after: open)..<scalars.index(before: scalars.endIndex)]).trimmed()
             guard isRole(role) else { return nil }
-            return (part[..<open].trimmed(), role)
+            return (String(scalars[..<open]).trimmed(), role)
         }
-        if let space = part.lastIndex(of: " ") {
-            let word = String(part[part.index(after: space)...])
-            let name = part[..<space].trimmed()
+        if let space = scalars.lastIndex(of: " ") {
+            let word = String(scalars[scalars.index(after: space)...])
+            let name = String(scalars[..<space]).trimmed()
             if trailingRoles.contains(word), !name.isEmpty { return (name, word) }
         }
         return nil
@@ -123,24 +125,32 @@ enum AladinMapping {
 
     /// A role word: short Hangul (지은이, 옮긴이, 그림, 글, 감수, 엮은이, 글·그림, …).
     static func isRole(_ text: String) -> Bool {
-        !text.isEmpty && text.count <= 10 && text.unicodeScalars.allSatisfy { scalar in
-            (0xAC00...0xD7A3).contains(scalar.value) || "·/ ,".unicodeScalars.contains(scalar)
+        // Every scalar allowed here is a character of its own, so counting scalars counts characters.
+        !text.isEmpty && text.unicodeScalars.count <= 10 && text.unicodeScalars.allSatisfy { scalar in
+            (0xAC00...0xD7A3).contains(scalar.value) || roleSeparators.contains(scalar)
         }
     }
 
+    static let roleSeparators: [Unicode.Scalar] = ["·", "/", " ", ","]
+
     static func splitOutsideParentheses(_ line: String) -> [Substring] {
+        // On UTF-8 code units: the three delimiters are ASCII, which never occurs inside another
+        // character's encoding, and walking Characters cost more than the rest of the item.
         var parts: [Substring] = []
         var depth = 0
-        var start = line.startIndex
-        for index in line.indices {
-            switch line[index] {
-            case "(": depth += 1
-            case ")": depth = max(0, depth - 1)
-            case "," where depth == 0:
+        let utf8 = line.utf8
+        var start = utf8.startIndex
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            switch utf8[index] {
+            case UInt8(ascii: "("): depth += 1
+            case UInt8(ascii: ")"): depth = max(0, depth - 1)
+            case UInt8(ascii: ",") where depth == 0:
                 parts.append(line[start..<index])
-                start = line.index(after: index)
+                start = utf8.index(after: index)
             default: break
             }
+            index = utf8.index(after: index)
         }
         parts.append(line[start...])
         return parts
@@ -173,24 +183,51 @@ enum AladinMapping {
     static func covers(_ cover: String?) -> [ImageSize: ImageReference] {
         guard let cover, let url = webURL(cover) else { return [:] }
         // The path's last cover directory ("coversum", "cover500", …) names the size; the other
-        // sizes swap it. Worked on the URL's text: `URLComponents` costs more than the whole item.
-        let text = url.absoluteString
-        guard let authority = text.firstRange(of: "://"),
-              let pathStart = text[authority.upperBound...].firstIndex(of: "/") else {
-            return [.large: ImageReference(url: url, size: .large)]
-        }
-        let pathEnd = text[pathStart...].firstIndex { $0 == "?" || $0 == "#" } ?? text.endIndex
-        var segments = text[pathStart..<pathEnd].split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard let position = segments.lastIndex(where: { coverDirectories.contains($0) }), position < segments.count - 1 else {
+        // sizes swap it. Worked on the URL's UTF-8 bytes: `URLComponents`, and even Character
+        // indexing, cost more than the whole item.
+        let text = Array(url.absoluteString.utf8)
+        guard let directory = coverDirectoryRange(in: text) else {
             return [.large: ImageReference(url: url, size: .large)]
         }
         var images: [ImageSize: ImageReference] = [:]
-        for (size, directory, width) in coverSizes {
-            segments[position] = directory
-            let sized = String(text[..<pathStart]) + segments.joined(separator: "/") + String(text[pathEnd...])
-            if let sizedURL = URL(string: sized) { images[size] = ImageReference(url: sizedURL, size: size, width: width) }
+        for (size, name, width) in coverSizes {
+            var sized = Array(text[..<directory.lowerBound])
+            sized.append(contentsOf: name.utf8)
+            sized.append(contentsOf: text[directory.upperBound...])
+            if let sizedURL = URL(string: String(decoding: sized, as: UTF8.self)) {
+                images[size] = ImageReference(url: sizedURL, size: size, width: width)
+            }
         }
         return images
+    }
+
+    /// Where the last cover directory of a URL's path is; nil when there is none or it is the last segment.
+    static func coverDirectoryRange(in text: [UInt8]) -> Range<Int>? {
+        guard let authority = firstOccurrence(of: Array("://".utf8), in: text),
+              let pathStart = text[(authority + 3)...].firstIndex(of: UInt8(ascii: "/")) else { return nil }
+        let pathEnd = text[pathStart...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? text.count
+        // Segments between slashes, from the last: the last one is the file name.
+        var end = pathEnd
+        var isLast = true
+        var index = pathEnd
+        while index > pathStart {
+            index -= 1
+            guard text[index] == UInt8(ascii: "/") else { continue }
+            let segment = (index + 1)..<end
+            if coverDirectoryBytes.contains(where: { $0.elementsEqual(text[segment]) }) { return isLast ? nil : segment }
+            isLast = false
+            end = index
+        }
+        return nil
+    }
+
+    static let coverDirectoryBytes: [[UInt8]] = coverDirectories.map { Array($0.utf8) }
+
+    static func firstOccurrence(of pattern: [UInt8], in text: [UInt8]) -> Int? {
+        guard text.count >= pattern.count else { return nil }
+        return (0...(text.count - pattern.count)).first { start in
+            pattern.indices.allSatisfy { text[start + $0] == pattern[$0] }
+        }
     }
 
     // MARK: - Lenient values
@@ -209,7 +246,7 @@ enum AladinMapping {
 
     static func digits(_ text: String) -> String? {
         let trimmed = text.trimmed()
-        return !trimmed.isEmpty && trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) ? trimmed : nil
+        return !trimmed.isEmpty && trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) ? trimmed : nil
     }
 
     static func unique(_ names: [String]) -> [String] {

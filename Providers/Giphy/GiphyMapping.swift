@@ -94,15 +94,19 @@ enum GiphyMapping {
 
     static func images(_ object: [String: JSONValue]) -> [ImageSize: ImageReference] {
         // Only the renditions a size asks for are parsed: a GIF lists ~25, a size uses one, and a
-        // URL costs a few microseconds to parse.
-        var parsed: [String: Rendition?] = [:]
+        // URL costs a few microseconds to parse. The few looked at are remembered in a list: a
+        // dictionary of them cost more than the look-ups it saved.
+        let renditions = object["images"]?.objectValue
+        var looked: [(name: String, found: Rendition?)] = []
+        looked.reserveCapacity(8)
         func usable(_ name: String) -> Rendition? {
-            if let known = parsed[name] { return known }
-            let found = rendition(name, in: object)
-            parsed[name] = found
+            if let known = looked.first(where: { $0.name == name }) { return known.found }
+            let found = rendition(name, in: object, renditions: renditions)
+            looked.append((name, found))
             return found
         }
         var images: [ImageSize: ImageReference] = [:]
+        images.reserveCapacity(renditionPreferences.count)
         for (size, names) in renditionPreferences {
             guard let found = names.lazy.compactMap(usable).first else { continue }
             images[size] = ImageReference(url: found.url, size: size, width: found.width, height: found.height)
@@ -112,9 +116,10 @@ enum GiphyMapping {
 
     typealias Rendition = (url: URL, width: Int?, height: Int?)
 
-    /// The rendition `name` with a usable URL, from `images` or from the flat 2016 fields.
-    static func rendition(_ name: String, in object: [String: JSONValue]) -> Rendition? {
-        if let value = object["images"]?.objectValue?[name], let url = value["url"]?.stringValue.flatMap(webURL) {
+    /// The rendition `name` with a usable URL, from `renditions` (the GIF's `images`) or from the
+    /// flat 2016 fields.
+    static func rendition(_ name: String, in object: [String: JSONValue], renditions: [String: JSONValue]?) -> Rendition? {
+        if let value = renditions?[name], let url = value["url"]?.stringValue.flatMap(webURL) {
             return (url, dimension(value["width"]), dimension(value["height"]))
         }
         if name == "original", let url = (text(object, "image_original_url") ?? text(object, "image_url")).flatMap(webURL) {

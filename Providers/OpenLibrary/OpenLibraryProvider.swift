@@ -312,6 +312,7 @@ public struct OpenLibraryProvider: SearchProvider {
     func images(coverID: Int?) -> [ImageSize: ImageReference] {
         guard let coverID, coverID > 0 else { return [:] }
         var images: [ImageSize: ImageReference] = [:]
+        images.reserveCapacity(4)
         let stem = coversURL.appending(path: "/b/id/\(coverID)", query: []).absoluteString
         for (size, suffix) in [(ImageSize.small, "-S"), (.medium, "-M"), (.large, "-L"), (.original, "")] {
             guard let url = URL(string: "\(stem)\(suffix).jpg?default=false") else { continue }

@@ -1,6 +1,17 @@
 /// Text helpers every provider uses, in native Swift: on Linux, Foundation's `StringProtocol`
 /// methods such as `trimmingCharacters(in:)` go through `NSString` and UTF-16, which made trimming
 /// the largest single cost of mapping a provider's answer (issue 5's fan-out profile).
+extension String {
+    /// The text without leading and trailing white space (`StringProtocol.trimmed()`); text with
+    /// nothing to trim comes back as it is, not copied.
+    public func trimmed() -> String {
+        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            return self
+        }
+        return Substring(self).trimmed()
+    }
+}
+
 extension StringProtocol {
     /// Whether every character is ASCII: such text needs no Unicode normalisation or folding.
     public var isASCII: Bool { utf8.allSatisfy { $0 < 0x80 } }

@@ -36,6 +36,8 @@ struct JSONParser {
     private let maxDepth: Int
     private var position = 0
     private var depth = 0
+    /// The members of the objects being read, innermost last.
+    private var members: [(key: String, value: JSONValue)] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -73,12 +75,14 @@ struct JSONParser {
 
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
         position += 1  // {
-        var object: [String: JSONValue] = [:]
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             position += 1
-            return .object(object)
+            return .object([:])
         }
+        // The members are gathered on a stack the whole parse shares, then put in a dictionary made
+        // to their count at once: growing it member by member rehashed every key several times.
+        let base = members.count
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw fail("expected a quoted key") }
@@ -87,11 +91,16 @@ struct JSONParser {
             guard peek() == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
             position += 1
             skipWhitespace()
-            object[key] = try parseValue()
+            members.append((key, try parseValue()))
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "}"): position += 1; return .object(object)
+            case UInt8(ascii: "}"):
+                position += 1
+                var object = [String: JSONValue](minimumCapacity: members.count - base)
+                for index in base..<members.count { object[members[index].key] = members[index].value }  // the last of a repeated key wins
+                members.removeSubrange(base...)
+                return .object(object)
             case nil: throw fail("unexpected end of data in an object")
             default: throw fail("expected ',' or '}' in an object")
             }

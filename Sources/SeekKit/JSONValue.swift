@@ -65,9 +65,22 @@ public enum JSONValue: Sendable, Hashable, Codable {
     public var doubleValue: Double? {
         switch self {
         case .number(let value): return value
-        case .string(let value): return Double(value.trimmed())
+        case .string(let value): return Self.plainInteger(value).map(Double.init) ?? Double(value.trimmed())
         default: return nil
         }
+    }
+
+    /// A string of 1 to 15 ASCII digits as its number (pixel sizes, ids, counts: most numeric strings
+    /// APIs send), read without the general floating-point parser.
+    private static func plainInteger(_ text: String) -> Int? {
+        let utf8 = text.utf8
+        guard (1...15).contains(utf8.count) else { return nil }
+        var value = 0
+        for byte in utf8 {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 
     public var intValue: Int? {

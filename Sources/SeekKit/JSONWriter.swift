@@ -252,7 +252,7 @@ extension Dictionary: JSONWritable where Key == String, Value: JSONWritable {
     /// Keys in sorted order, so the same dictionary always reads the same.
     @inlinable public func write(to writer: inout JSONWriter) {
         writer.object { writer in
-            for key in keys.sorted() { writer.field(key, self[key]) }
+            for (key, value) in sorted(by: { $0.key < $1.key }) { writer.field(key, value) }
         }
     }
 }

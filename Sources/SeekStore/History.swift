@@ -87,19 +87,21 @@ public struct SQLiteHistoryStore: HistoryStore {
         let (limit, owner) = (self.limit, self.owner)
         try await database.write("record search") { db in
             // Delete-then-insert gives the query a new, highest `seq`: it moves to the top.
-            try db.execute(sql: "DELETE FROM searchHistory WHERE owner = ? AND normalizedQuery = ?", arguments: [owner, normalized])
+            // Cached statements: every search records itself, and preparing these anew each time cost more
+            // than running them (issue 30).
+            try db.cachedStatement(sql: "DELETE FROM searchHistory WHERE owner = ? AND normalizedQuery = ?")
+                .execute(arguments: [owner, normalized])
             if limit > 0 {
-                try db.execute(
-                    sql: "INSERT INTO searchHistory (owner, normalizedQuery, query, providers, searchedAt) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [owner, normalized, entry.query.trimmed(), providers,
-                                entry.searchedAt.timeIntervalSince1970])
+                try db.cachedStatement(
+                    sql: "INSERT INTO searchHistory (owner, normalizedQuery, query, providers, searchedAt) VALUES (?, ?, ?, ?, ?)"
+                ).execute(arguments: [owner, normalized, entry.query.trimmed(), providers, entry.searchedAt.timeIntervalSince1970])
             }
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     DELETE FROM searchHistory WHERE owner = ? AND seq NOT IN
                         (SELECT seq FROM searchHistory WHERE owner = ? ORDER BY seq DESC LIMIT ?)
-                    """,
-                arguments: [owner, owner, limit])
+                    """
+            ).execute(arguments: [owner, owner, limit])
         }
     }
 

@@ -50,7 +50,10 @@ public struct SQLiteResponseCache: ResponseCache {
 
     public func entry(forKey key: String) async throws -> CacheEntry? {
         try await database.read("read cached response") { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM responseCache WHERE key = ?", arguments: [key]) else {
+            // Cached statements: a search reads and writes this table several times, and preparing the
+            // same SQL anew each time was most of the cost of each call (issue 30).
+            let select = try db.cachedStatement(sql: "SELECT * FROM responseCache WHERE key = ?")
+            guard let row = try Row.fetchOne(select, arguments: [key]) else {
                 return nil
             }
             let kind = try row.decode(String.self, forColumn: "kind")
@@ -65,10 +68,9 @@ public struct SQLiteResponseCache: ResponseCache {
     public func store(_ entry: CacheEntry) async throws {
         let cutoff = entry.storedAt.addingTimeInterval(-retention).timeIntervalSince1970
         try await database.write("store cached response") { db in
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO responseCache (key, provider, kind, body, storedAt) VALUES (?, ?, ?, ?, ?)",
-                arguments: [entry.key, entry.provider, entry.kind.rawValue, entry.body, entry.storedAt.timeIntervalSince1970])
-            try db.execute(sql: "DELETE FROM responseCache WHERE storedAt < ?", arguments: [cutoff])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO responseCache (key, provider, kind, body, storedAt) VALUES (?, ?, ?, ?, ?)")
+                .execute(arguments: [entry.key, entry.provider, entry.kind.rawValue, entry.body, entry.storedAt.timeIntervalSince1970])
+            try db.cachedStatement(sql: "DELETE FROM responseCache WHERE storedAt < ?").execute(arguments: [cutoff])
         }
     }
 

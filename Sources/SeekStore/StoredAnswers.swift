@@ -69,7 +69,7 @@ enum StoredAnswerEncoder {
         let encoder = StreamingEncoder()
         do {
             try encoder.encodeValue(value)
-            if !encoder.unsupported { return Data(encoder.output.bytes) }
+            if !encoder.unsupported { return Data(encoder.output.pointee.bytes) }
         } catch {}
         return (try? JSONEncoder().encode(value)) ?? Data("null".utf8)
     }
@@ -85,6 +85,8 @@ private struct Output {
     var hasMembers: [Bool] = []
     /// Set when a value needs something this encoder does not write; `JSONEncoder` is used instead.
     var unsupported = false
+    /// How many containers were open when the value being encoded began: it may open one more.
+    var valueDepth = 0
 
     init() { bytes.reserveCapacity(8192) }
 
@@ -170,46 +172,58 @@ private struct Output {
 /// The `Encoder` behind `StoredAnswerEncoder`. Containers write as they are given values; the
 /// containers a value opened are closed when its `encode(to:)` returns.
 private final class StreamingEncoder: Encoder {
-    var output = Output()
-    /// How many containers were open when the value being encoded began: it may open one more.
-    var valueDepth = 0
+    /// The output, behind a pointer the encoder alone owns: a stored `var` of a class is checked for
+    /// exclusive access at run time on every write, which took a quarter of the encoder's time
+    /// (BENCHMARKS.md, issue 30). The encoder is used on one thread, for one value, and never escapes.
+    let output: UnsafeMutablePointer<Output>
+
+    init() {
+        output = .allocate(capacity: 1)
+        output.initialize(to: Output())
+    }
+
+    deinit {
+        output.deinitialize(count: 1)
+        output.deallocate()
+    }
+
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     var unsupported: Bool {
-        get { output.unsupported }
-        set { output.unsupported = newValue }
+        get { output.pointee.unsupported }
+        set { output.pointee.unsupported = newValue }
     }
 
     func encodeValue<Value: Encodable>(_ value: Value) throws {
         if Value.self == String.self, let string = value as? String {
-            output.string(string)
+            output.pointee.string(string)
         } else if Value.self == URL.self, let url = value as? URL {
-            output.string(url.absoluteString)
+            output.pointee.string(url.absoluteString)
         } else if Value.self == Int.self, let number = value as? Int {
-            output.integer(number)
+            output.pointee.integer(number)
         } else if Value.self == Date.self || Value.self == Data.self || Value.self == Decimal.self {
-            output.unsupported = true
+            output.pointee.unsupported = true
         } else {
-            let outer = valueDepth
-            let start = output.bytes.count
-            valueDepth = output.closers.count
+            let outer = output.pointee.valueDepth
+            let start = output.pointee.bytes.count
+            output.pointee.valueDepth = output.pointee.closers.count
             try value.encode(to: self)
             // A value that wrote nothing (no container, no single value) is `{}` to JSONEncoder.
-            if output.bytes.count == start { output.unsupported = true }
-            output.close(to: valueDepth)
-            valueDepth = outer
+            if output.pointee.bytes.count == start { output.pointee.unsupported = true }
+            output.pointee.close(to: output.pointee.valueDepth)
+            output.pointee.valueDepth = outer
         }
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        output.open(UInt8(ascii: "{"), UInt8(ascii: "}"), depth: valueDepth)
+        output.pointee.open(UInt8(ascii: "{"), UInt8(ascii: "}"), depth: output.pointee.valueDepth)
         return KeyedEncodingContainer(KeyedWriter<Key>(encoder: self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        output.open(UInt8(ascii: "["), UInt8(ascii: "]"), depth: valueDepth)
+        output.pointee.open(UInt8(ascii: "["), UInt8(ascii: "]"), depth: output.pointee.valueDepth)
         return UnkeyedWriter(encoder: self)
     }
 
@@ -221,32 +235,32 @@ private struct KeyedWriter<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var codingPath: [any CodingKey] { [] }
 
     mutating func encodeNil(forKey key: Key) throws {
-        encoder.output.beginMember(key: key.stringValue)
-        encoder.output.null()
+        encoder.output.pointee.beginMember(key: key.stringValue)
+        encoder.output.pointee.null()
     }
 
     mutating func encode(_ value: String, forKey key: Key) throws {
-        encoder.output.beginMember(key: key.stringValue)
-        encoder.output.string(value)
+        encoder.output.pointee.beginMember(key: key.stringValue)
+        encoder.output.pointee.string(value)
     }
 
     mutating func encode(_ value: Int, forKey key: Key) throws {
-        encoder.output.beginMember(key: key.stringValue)
-        encoder.output.integer(value)
+        encoder.output.pointee.beginMember(key: key.stringValue)
+        encoder.output.pointee.integer(value)
     }
 
     mutating func encode(_ value: Bool, forKey key: Key) throws {
-        encoder.output.beginMember(key: key.stringValue)
-        encoder.output.bool(value)
+        encoder.output.pointee.beginMember(key: key.stringValue)
+        encoder.output.pointee.bool(value)
     }
 
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        encoder.output.beginMember(key: key.stringValue)
-        encoder.output.double(value)
+        encoder.output.pointee.beginMember(key: key.stringValue)
+        encoder.output.pointee.double(value)
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        encoder.output.beginMember(key: key.stringValue)
+        encoder.output.pointee.beginMember(key: key.stringValue)
         try encoder.encodeValue(value)
     }
 
@@ -279,25 +293,25 @@ private struct UnkeyedWriter: UnkeyedEncodingContainer {
     init(encoder: StreamingEncoder) { self.encoder = encoder }
 
     mutating func encodeNil() throws {
-        encoder.output.beginMember()
-        encoder.output.null()
+        encoder.output.pointee.beginMember()
+        encoder.output.pointee.null()
         count += 1
     }
 
     mutating func encode(_ value: String) throws {
-        encoder.output.beginMember()
-        encoder.output.string(value)
+        encoder.output.pointee.beginMember()
+        encoder.output.pointee.string(value)
         count += 1
     }
 
     mutating func encode(_ value: Int) throws {
-        encoder.output.beginMember()
-        encoder.output.integer(value)
+        encoder.output.pointee.beginMember()
+        encoder.output.pointee.integer(value)
         count += 1
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        encoder.output.beginMember()
+        encoder.output.pointee.beginMember()
         try encoder.encodeValue(value)
         count += 1
     }
@@ -322,10 +336,10 @@ private struct SingleValueWriter: SingleValueEncodingContainer {
     let encoder: StreamingEncoder
     var codingPath: [any CodingKey] { [] }
 
-    mutating func encodeNil() throws { encoder.output.null() }
-    mutating func encode(_ value: String) throws { encoder.output.string(value) }
-    mutating func encode(_ value: Int) throws { encoder.output.integer(value) }
-    mutating func encode(_ value: Bool) throws { encoder.output.bool(value) }
-    mutating func encode(_ value: Double) throws { encoder.output.double(value) }
+    mutating func encodeNil() throws { encoder.output.pointee.null() }
+    mutating func encode(_ value: String) throws { encoder.output.pointee.string(value) }
+    mutating func encode(_ value: Int) throws { encoder.output.pointee.integer(value) }
+    mutating func encode(_ value: Bool) throws { encoder.output.pointee.bool(value) }
+    mutating func encode(_ value: Double) throws { encoder.output.pointee.double(value) }
     mutating func encode<T: Encodable>(_ value: T) throws { try encoder.encodeValue(value) }
 }
