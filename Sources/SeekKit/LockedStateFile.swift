@@ -176,15 +176,19 @@ struct StateFilePaths {
     let temporary: String
 
     init(_ path: String) {
-        var path = Substring(path)
-        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
-        data = String(path)
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { path[...$0] } ?? ""
-        let name = slash.map { path[path.index(after: $0)...] } ?? path
-        directory = folder.isEmpty ? "." : folder.count == 1 ? "/" : String(folder.dropLast())
-        lock = String(folder) + "." + String(name) + ".lock"
-        temporary = String(folder) + "." + String(name) + ".tmp"
+        // On UTF-8 bytes: "/" never occurs inside another character's encoding, and each provider
+        // call works out these paths twice (its breaker's admit and record).
+        let slashByte = UInt8(ascii: "/")
+        var bytes = Array(path.utf8)
+        while bytes.count > 1, bytes.last == slashByte { bytes.removeLast() }
+        data = String(decoding: bytes, as: UTF8.self)
+        let slash = bytes.lastIndex(of: slashByte)
+        let folder = slash.map { Array(bytes[...$0]) } ?? []
+        let name = slash.map { Array(bytes[($0 + 1)...]) } ?? bytes
+        directory = folder.isEmpty ? "." : folder.count == 1 ? "/" : String(decoding: folder.dropLast(), as: UTF8.self)
+        let stem = String(decoding: folder, as: UTF8.self) + "." + String(decoding: name, as: UTF8.self)
+        lock = stem + ".lock"
+        temporary = stem + ".tmp"
     }
 }
 

@@ -63,8 +63,21 @@ public struct FileBreakerStore: BreakerStore {
         return LockedStateFile(url: directory.appendingPathComponent(Self.fileName(key)), empty: BreakerState())
     }
 
-    static func fileName(_ key: String) -> String {
-        String(key.map { $0.isLetter || $0.isNumber || "@.-_".contains($0) ? $0 : "_" }) + ".json"
+    package static func fileName(_ key: String) -> String {
+        if key.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII (every provider id and host so far): the same rule on bytes, without Character
+            // properties, as each provider call names this file twice.
+            let safe = key.utf8.map { byte -> UInt8 in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                     UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "@"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                    byte
+                default: UInt8(ascii: "_")
+                }
+            }
+            return String(decoding: safe, as: UTF8.self) + ".json"
+        }
+        return String(key.map { $0.isLetter || $0.isNumber || "@.-_".contains($0) ? $0 : "_" }) + ".json"
     }
 }
 

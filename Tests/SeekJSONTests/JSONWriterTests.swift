@@ -79,6 +79,29 @@ struct JSONWriterTests {
         #expect(writer.text == #"{"zebra":1,"apple":"x","mango":[true]}"#)
     }
 
+    @Test("whole numbers of every length and sign read as JSONEncoder writes them")
+    func wholeNumbers() throws {
+        var values: [Int] = [0, -1, 1, Int.max, Int.min, Int.max - 1, Int.min + 1]
+        var power = 1
+        for _ in 0..<18 {
+            values += [power - 1, power, power + 1, -(power - 1), -power, -(power + 1)]
+            power *= 10
+        }
+        #expect(JSONWriter.text(values) == (try foundation(values, pretty: false)))
+    }
+
+    @Test("a member named by data has its name escaped like any string")
+    func namedMembersAreEscaped() throws {
+        var writer = JSONWriter()
+        writer.object { writer in
+            writer.field(named: "say \"hi\"\n\\", 1)
+            writer.field(named: "é/ü") { $0.null() }
+        }
+        #expect(writer.text == #"{"say \"hi\"\n\\":1,"é/ü":null}"#)
+        let value = ["say \"hi\"\n\\": 1]
+        #expect(JSONWriter.text(value) == (try foundation(value, pretty: false)))
+    }
+
     @Test("a dictionary's keys are sorted, so the same dictionary always reads the same")
     func dictionaryKeysSorted() {
         let value = ["b": 2, "c": 3, "a": 1]

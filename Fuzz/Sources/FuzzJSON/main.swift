@@ -45,7 +45,7 @@ private func write(_ value: JSONValue, to writer: inout JSONWriter) {
         writer.object { writer in
             for key in members.keys.sorted() {
                 guard let member = members[key] else { continue }
-                writer.field(key) { write(member, to: &$0) }
+                writer.field(named: key) { write(member, to: &$0) }
             }
         }
     }
