@@ -10,27 +10,39 @@ public protocol JSONWritable {
 /// milliseconds there on reflection and dynamic casts, and writes object keys in a random order.
 /// The layout is `JSONEncoder`'s with `.withoutEscapingSlashes` (`.pretty` adds `.prettyPrinted`:
 /// two-space indents, `"key" : value`), so the text reads the same as before.
-public struct JSONWriter: Sendable {
+public struct JSONWriter: ~Copyable {
     public enum Style: Sendable { case compact, pretty }
 
     public let style: Style
-    /// The UTF-8 written so far (bytes, not a String: appending to a String costs several times more).
-    @usableFromInline var bytes: [UInt8] = []
+    /// The UTF-8 written so far, in memory this writer alone owns (it cannot be copied, so no
+    /// append needs the uniqueness check each `Array` append makes: those checks and the calls
+    /// around them were a third of writing a search document, issue 30). Bytes `0..<count` are written.
+    @usableFromInline var storage: UnsafeMutablePointer<UInt8>
+    @usableFromInline var count = 0
+    @usableFromInline var capacity: Int
     @usableFromInline var depth = 0
     /// Whether the open object or array already has a member, so the next one needs a comma.
     @usableFromInline var hasMembers = false
 
     public init(style: Style = .compact) {
         self.style = style
-        bytes.reserveCapacity(4096)
+        capacity = 4096
+        storage = .allocate(capacity: capacity)
     }
 
+    deinit { storage.deallocate() }
+
+    /// The bytes written so far.
+    @usableFromInline var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage, count: count) }
+
     /// The JSON written so far.
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    public var text: String { String(decoding: written, as: UTF8.self) }
 
     /// `value` as one JSON document.
     public static func text(_ value: some JSONWritable, style: Style = .compact) -> String {
-        String(decoding: utf8(value, style: style), as: UTF8.self)
+        var writer = JSONWriter(style: style)
+        value.write(to: &writer)
+        return writer.text
     }
 
     /// `value` as JSON in UTF-8 bytes and then `trailer`, for a socket or a file: no `String` made,
@@ -38,8 +50,38 @@ public struct JSONWriter: Sendable {
     public static func utf8(_ value: some JSONWritable, style: Style = .compact, trailer: String = "") -> [UInt8] {
         var writer = JSONWriter(style: style)
         value.write(to: &writer)
-        writer.bytes.append(contentsOf: trailer.utf8)
-        return writer.bytes
+        writer.raw(trailer)
+        return Array(writer.written)
+    }
+
+    // MARK: Output
+
+    @inlinable
+    mutating func append(_ byte: UInt8) {
+        if count == capacity { grow(toHold: 1) }
+        storage[count] = byte
+        count += 1
+    }
+
+    @inlinable
+    mutating func append(_ run: UnsafeBufferPointer<UInt8>) {
+        guard let base = run.baseAddress, !run.isEmpty else { return }
+        if capacity - count < run.count { grow(toHold: run.count) }
+        (storage + count).initialize(from: base, count: run.count)
+        count += run.count
+    }
+
+    /// Room for `more` bytes after those written, at least doubling what there is.
+    @usableFromInline
+    mutating func grow(toHold more: Int) {
+        let (needed, overflow) = count.addingReportingOverflow(more)
+        precondition(!overflow, "a JSON document larger than memory")
+        let larger = max(needed, capacity > Int.max / 2 ? Int.max : capacity * 2)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        moved.initialize(from: storage, count: count)
+        storage.deallocate()
+        storage = moved
+        capacity = larger
     }
 
     // MARK: Containers
@@ -135,7 +177,7 @@ public struct JSONWriter: Sendable {
                 start -= 1
                 digits[start] = UInt8(ascii: "-")
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+            append(UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 
@@ -145,7 +187,7 @@ public struct JSONWriter: Sendable {
         if !value.isFinite {
             null()
         } else if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
-            raw(String(Int64(value)))
+            int(Int(value))
         } else {
             raw(value.description)
         }
@@ -153,7 +195,7 @@ public struct JSONWriter: Sendable {
 
     /// A string, with quotes, backslashes and control characters escaped (`/` and non-ASCII as is).
     public mutating func string(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
             guard let base = utf8.baseAddress else { return }
@@ -171,15 +213,15 @@ public struct JSONWriter: Sendable {
                 }
                 let byte = base[index]
                 if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                    bytes.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
+                    append(UnsafeBufferPointer(start: base + start, count: index - start))
                     escape(byte)
                     start = index + 1
                 }
                 index += 1
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(start: base + start, count: count - start))
+            append(UnsafeBufferPointer(start: base + start, count: count - start))
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
     }
 
     /// Whether any of the eight bytes in `word` is a control character, a quote or a backslash: the
@@ -207,8 +249,8 @@ public struct JSONWriter: Sendable {
         case 0x0C: raw("\\f")
         default:
             raw("\\u00")
-            bytes.append(Self.hexDigits[Int(byte >> 4)])
-            bytes.append(Self.hexDigits[Int(byte & 0xF)])
+            append(Self.hexDigits[Int(byte >> 4)])
+            append(Self.hexDigits[Int(byte & 0xF)])
         }
     }
 
@@ -221,21 +263,21 @@ public struct JSONWriter: Sendable {
     mutating func literalKey(_ key: StaticString) {
         key.withUTF8Buffer { name in
             assert(!name.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }, "a JSON key literal that needs escaping")
-            bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: name)
-            bytes.append(UInt8(ascii: "\""))
+            append(UInt8(ascii: "\""))
+            append(name)
+            append(UInt8(ascii: "\""))
         }
         keySeparator()
     }
 
     @inlinable
     mutating func keySeparator() {
-        if style == .pretty { raw(" : ") } else { bytes.append(UInt8(ascii: ":")) }
+        if style == .pretty { raw(" : ") } else { append(UInt8(ascii: ":")) }
     }
 
     @inlinable
     mutating func container(open: UInt8, close: UInt8, _ body: (inout JSONWriter) -> Void) {
-        bytes.append(open)
+        append(open)
         let outer = hasMembers
         hasMembers = false
         depth += 1
@@ -246,28 +288,29 @@ public struct JSONWriter: Sendable {
             raw(hasMembers ? "\n" : "\n\n")
             indent()
         }
-        bytes.append(close)
+        append(close)
         hasMembers = outer
     }
 
     @inlinable
     mutating func beginMember() {
-        if hasMembers { bytes.append(UInt8(ascii: ",")) }
+        if hasMembers { append(UInt8(ascii: ",")) }
         hasMembers = true
         if style == .pretty {
-            bytes.append(UInt8(ascii: "\n"))
+            append(UInt8(ascii: "\n"))
             indent()
         }
     }
 
     @inlinable
     mutating func indent() {
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+        for _ in 0..<(2 * depth) { append(UInt8(ascii: " ")) }
     }
 
     @inlinable
     mutating func raw(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
+        var text = text
+        text.withUTF8 { append($0) }
     }
 }
 
