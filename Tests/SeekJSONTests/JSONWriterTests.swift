@@ -108,6 +108,16 @@ struct JSONWriterTests {
         #expect(JSONWriter.text(value) == #"{"a":1,"b":2,"c":3}"#)
     }
 
+    @Test("a dictionary of any size, non-ASCII keys and keys that prefix others included, comes out sorted by key", arguments: 0...12)
+    func dictionariesOfEverySizeAreSorted(size: Int) {
+        let pool = ["b", "a", "ab", "é", "Z", "title", "titles", "year", "", "z", "가", "image", "url", "aa"]
+        var generator = SystemRandomNumberGenerator()
+        let keys = Array(pool.shuffled(using: &generator).prefix(size))
+        let value = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+        let expected = "{" + keys.sorted().map { #""\#($0)":\#(value[$0] ?? -1)"# }.joined(separator: ",") + "}"
+        #expect(JSONWriter.text(value) == expected)
+    }
+
     @Test("pretty output indents nested objects by two spaces with \" : \" after each key")
     func prettyLayout() {
         var writer = JSONWriter(style: .pretty)
