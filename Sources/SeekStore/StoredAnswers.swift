@@ -203,6 +203,21 @@ private final class StreamingEncoder: Encoder {
             output.pointee.string(url.absoluteString)
         } else if Value.self == Int.self, let number = value as? Int {
             output.pointee.integer(number)
+        } else if Value.self == [ImageSize: ImageReference].self, let images = value as? [ImageSize: ImageReference] {
+            // What `Dictionary.encode(to:)` writes for keys that are neither strings nor integers (an
+            // array of alternating keys and values, in the dictionary's order), without its generic
+            // dispatch: every item has one, and that dispatch was a third of encoding it (issue 30).
+            let outer = output.pointee.valueDepth
+            output.pointee.valueDepth = output.pointee.closers.count
+            output.pointee.open(UInt8(ascii: "["), UInt8(ascii: "]"), depth: output.pointee.valueDepth)
+            for (size, image) in images {
+                output.pointee.beginMember()
+                output.pointee.string(size.rawValue)
+                output.pointee.beginMember()
+                try encodeValue(image)
+            }
+            output.pointee.close(to: output.pointee.valueDepth)
+            output.pointee.valueDepth = outer
         } else if Value.self == Date.self || Value.self == Data.self || Value.self == Decimal.self {
             output.pointee.unsupported = true
         } else {

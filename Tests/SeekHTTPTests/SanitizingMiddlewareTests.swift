@@ -79,6 +79,34 @@ struct SanitizingMiddlewareTests {
         #expect(page.next == "2")
     }
 
+    @Test("in collections of several values, the clean ones are kept as they are and only the unsafe ones change")
+    func mixedCollections() throws {
+        let middleware = SanitizingMiddleware(secrets: secrets)
+        let clean = try #require(URL(string: "https://img.example/clean.jpg"))
+        let keyed = try #require(URL(string: "https://img.example/b.jpg?api_key=own-key-abcdef"))
+        let item = Item(
+            id: ItemID(provider: "echo", value: "1"), kind: .book, title: "T",
+            creators: ["Ann", "Bob own-key-abcdef", "Cy\u{1B}[2J", "Dee"],
+            identifiers: Identifiers(other: ["a": "plain", "b": "x\ny", "c": "other-key-123456"]),
+            images: [.small: ImageReference(url: clean, size: .small), .large: ImageReference(url: keyed, size: .large, width: 5)])
+        let cleaned = middleware.clean(item)
+        #expect(cleaned.creators == ["Ann", "Bob REDACTED", "Cy[2J", "Dee"])
+        #expect(cleaned.identifiers.other == ["a": "plain", "b": "x y", "c": "REDACTED"])
+        #expect(cleaned.images[.small] == ImageReference(url: clean, size: .small))
+        #expect(cleaned.images[.large]?.url.absoluteString == "https://img.example/b.jpg?api_key=REDACTED")
+        #expect(cleaned.images[.large]?.width == 5)
+    }
+
+    @Test("an item with nothing unsafe comes back equal to itself")
+    func cleanItemUnchanged() throws {
+        let item = Item(
+            id: ItemID(provider: "echo", value: "OL1W"), kind: .book, title: "Dune", subtitle: "A novel", creators: ["Frank Herbert", "권 영"],
+            year: 1965, identifiers: Identifiers(isbns: ["9780441172719"], other: ["openlibraryWork": "OL1W"]),
+            images: [.large: ImageReference(url: try #require(URL(string: "https://covers.example/1-L.jpg")), size: .large)],
+            url: URL(string: "https://example.org/works/OL1W"))
+        #expect(SanitizingMiddleware(secrets: secrets).clean(item) == item)
+    }
+
     @Test("suggestions are clean")
     func suggestionsAreClean() async throws {
         let suggestions = try await pipeline.suggest("c", limit: 5, on: EchoingProvider(), options: CallOptions())
