@@ -40,6 +40,9 @@ enum AladinJSON {
     /// Rewrites single-quoted strings as double-quoted ones, turns `\'` into `'` (leaving `\\` pairs whole)
     /// and escapes raw control characters inside strings.
     static func requote(_ bytes: [UInt8]) -> [UInt8] {
+        // Without a single quote or a control byte there is nothing to rewrite: the common strict body
+        // is checked in one pass instead of being copied byte by byte.
+        guard bytes.contains(where: { $0 == singleQuote || $0 < 0x20 }) else { return bytes }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 16)
         var quote: UInt8?  // the quote that opened the current string, nil outside strings

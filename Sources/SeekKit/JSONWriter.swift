@@ -198,30 +198,36 @@ public struct JSONWriter: ~Copyable {
         append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
-            guard let base = utf8.baseAddress else { return }
-            let count = utf8.count
-            // Runs without anything to escape are copied whole; they are found eight bytes at a time
-            // (a miss writes about 1,900 strings, and a byte-at-a-time scan was most of their cost).
             var start = 0
-            var index = 0
-            while index < count {
-                if count - index >= 8,
-                    !Self.holdsEscapable(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                {
-                    index += 8
-                    continue
-                }
-                let byte = base[index]
-                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                    append(UnsafeBufferPointer(start: base + start, count: index - start))
-                    escape(byte)
-                    start = index + 1
-                }
-                index += 1
+            while true {
+                let index = Self.nextEscapable(in: utf8, from: start)
+                append(UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                guard index < utf8.count else { break }
+                escape(utf8[index])
+                start = index + 1
             }
-            append(UnsafeBufferPointer(start: base + start, count: count - start))
         }
         append(UInt8(ascii: "\""))
+    }
+
+    /// Where the first byte at or after `start` that JSON text must escape (a control character, a
+    /// quote or a backslash) is, or `utf8.count`: for any writer of JSON strings. Runs without one are
+    /// crossed eight bytes at a time (a miss writes thousands of strings, and a byte-at-a-time scan was
+    /// most of their cost).
+    public static func nextEscapable(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = utf8.baseAddress else { return utf8.count }
+        let count = utf8.count
+        var index = max(0, start)
+        while index < count {
+            if count - index >= 8, !holdsEscapable(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+                continue
+            }
+            let byte = base[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
+            index += 1
+        }
+        return count
     }
 
     /// Whether any of the eight bytes in `word` is a control character, a quote or a backslash: the

@@ -143,15 +143,16 @@ private struct Output {
         bytes.append(UInt8(ascii: ":"))
     }
 
-    /// A string with quotes, backslashes and control characters escaped, as `JSONWriter` writes it;
-    /// runs without anything to escape are copied whole.
+    /// A string with quotes, backslashes and control characters escaped in `JSONEncoder`'s forms; runs
+    /// without anything to escape (found as `JSONWriter` finds them) are copied whole.
     mutating func write(string utf8: UnsafeBufferPointer<UInt8>) {
         bytes.append(UInt8(ascii: "\""))
         var start = 0
-        for index in utf8.indices {
-            let byte = utf8[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+        while true {
+            let index = JSONWriter.nextEscapable(in: utf8, from: start)
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+            guard index < utf8.count else { break }
+            let byte = utf8[index]
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
             case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
@@ -162,7 +163,6 @@ private struct Output {
             }
             start = index + 1
         }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
         bytes.append(UInt8(ascii: "\""))
     }
 
