@@ -36,7 +36,7 @@ public struct ItemDocument: JSONWritable {
         writer.field("imageURL", item.image(.large)?.url.absoluteString)
         writer.field("url", item.url?.absoluteString)
         writer.field("score", result.score)
-        writer.field("sources", result.sources.map(SourceDocument.init))
+        writer.field("sources") { $0.array(result.sources) { writer, source in SourceDocument(source).write(to: &writer) } }
         writer.field("provenance", result.provenance)
         guard let detail else { return }
         writer.field("isbn10", item.identifiers.isbn10)
@@ -159,7 +159,8 @@ public struct SearchDocument: JSONWritable {
             if let type { writer.field("type", type) }
             if let query { writer.field("query", query) }
             writer.field("page", page)
-            writer.field("items", results.map { ItemDocument($0) })
+            // Each result written where it is: no array of documents (and copies of every result) built first.
+            writer.field("items") { $0.array(results) { writer, result in ItemDocument(result).write(to: &writer) } }
             writer.field("providers", outcomes.map(OutcomeDocument.init))
             writer.field("next", next)
         }
