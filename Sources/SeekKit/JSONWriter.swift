@@ -196,6 +196,26 @@ public struct JSONWriter: ~Copyable {
     /// A string, with quotes, backslashes and control characters escaped (`/` and non-ASCII as is).
     public mutating func string(_ value: String) {
         append(UInt8(ascii: "\""))
+        escapedBody(value)
+        append(UInt8(ascii: "\""))
+    }
+
+    /// `first`, `separator` and `second` as one string, without joining them first (an item's id,
+    /// `provider:value`, is written twice for every result). The separator is a literal that needs no
+    /// escaping.
+    public mutating func string(_ first: String, _ separator: StaticString, _ second: String) {
+        append(UInt8(ascii: "\""))
+        escapedBody(first)
+        separator.withUTF8Buffer { separator in
+            assert(Self.nextEscapable(in: separator, from: 0) == separator.count, "a separator literal that needs escaping")
+            append(separator)
+        }
+        escapedBody(second)
+        append(UInt8(ascii: "\""))
+    }
+
+    /// The text of a string, escaped, without its quotes.
+    private mutating func escapedBody(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
             var start = 0
@@ -207,7 +227,6 @@ public struct JSONWriter: ~Copyable {
                 start = index + 1
             }
         }
-        append(UInt8(ascii: "\""))
     }
 
     /// Where the first byte at or after `start` that JSON text must escape (a control character, a
@@ -322,6 +341,11 @@ public struct JSONWriter: ~Copyable {
 
 extension String: JSONWritable {
     @inlinable public func write(to writer: inout JSONWriter) { writer.string(self) }
+}
+
+extension ItemID: JSONWritable {
+    /// The id's text (`description`, `provider:value`), written without building it.
+    @inlinable public func write(to writer: inout JSONWriter) { writer.string(provider, ":", value) }
 }
 
 extension Int: JSONWritable {

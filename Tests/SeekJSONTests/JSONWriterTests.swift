@@ -136,3 +136,15 @@ struct JSONWriterTests {
         #expect(try JSONValue(parsing: Data(text.utf8)) == .array([.null, .null, .null, .number(2)]))
     }
 }
+
+@Suite("JSON writer: item ids")
+struct ItemIDWritingTests {
+    @Test("an item id is written as the string of its description, escapes included", arguments: [
+        ItemID(provider: "openlibrary", value: "OL45804W"), ItemID(provider: "aladin", value: "위대한 \"이야기\""),
+        ItemID(provider: "echo", value: "a\\b\u{1}c:d"), ItemID(provider: "giphy", value: ""),
+    ])
+    func itemIDs(id: ItemID) {
+        #expect(JSONWriter.text(id) == JSONWriter.text(id.description))
+        #expect(JSONWriter.text([id, id]) == JSONWriter.text([id.description, id.description]))
+    }
+}

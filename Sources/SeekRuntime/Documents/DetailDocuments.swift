@@ -37,7 +37,7 @@ public struct DetailDocument: JSONWritable {
                 ])
                 ItemDocument(result, detail: detail).writeMembers(to: &writer)
             } else {
-                writer.field("id", id.description)
+                writer.field("id", id)
                 writer.field("item") { $0.null() }
             }
             writer.field("providers", providers)

@@ -25,7 +25,7 @@ public struct FavoriteDocument: JSONWritable {
     public let favorite: Favorite
     public func write(to writer: inout JSONWriter) {
         writer.object { writer in
-            writer.field("id", favorite.id.description)
+            writer.field("id", favorite.id)
             writer.field("provider", favorite.provider)
             writer.field("kind", favorite.kind.rawValue)
             writer.field("title", favorite.title)
