@@ -37,7 +37,7 @@ public struct ItemDocument: JSONWritable {
         writer.field("url", item.url?.absoluteString)
         writer.field("score", result.score)
         writer.field("sources") { $0.array(result.sources) { writer, source in SourceDocument(source).write(to: &writer) } }
-        writer.field("provenance") { Self.write(provenance: result.provenance, to: &$0) }
+        writer.field("provenance", result.provenance)
         guard let detail else { return }
         writer.field("isbn10", item.identifiers.isbn10)
         writer.field("identifiers", item.identifiers.other)
@@ -50,28 +50,6 @@ public struct ItemDocument: JSONWritable {
         writer.field("publishDate", detail.publishDate)
         writer.field("pageCount", detail.pageCount)
         writer.field("attributes", detail.attributes)
-    }
-}
-
-extension ItemDocument {
-    /// The field names the merger records provenance for, in key order.
-    static let provenanceFields = ["creators", "description", "image", "subtitle", "title", "url", "year"]
-
-    /// `provenance` with its keys in order, as any dictionary is written: by look-up in the merger's
-    /// own field names rather than by sorting a copy of it, as every result has one (issue 30).
-    /// Provenance with another key is sorted as before.
-    package static func write(provenance: [String: String], to writer: inout JSONWriter) {
-        var known = 0
-        for name in provenanceFields where provenance[name] != nil { known += 1 }
-        guard known == provenance.count else {
-            provenance.write(to: &writer)
-            return
-        }
-        writer.object { writer in
-            for name in provenanceFields {
-                if let provider = provenance[name] { writer.field(named: name, provider) }
-            }
-        }
     }
 }
 
