@@ -2,12 +2,14 @@
 # What one miss costs `seek serve` in counts that do not depend on what else the machine is doing
 # (issue 30): instructions per miss (valgrind's callgrind) and system calls per miss (strace -c),
 # each over N new-query searches to the three stand-in providers (providers.sh, answering at once),
-# after a warm-up of 20. Use it to compare two builds on a busy machine; wrk and /proc (serve.sh) give
+# after a warm-up of 20; and instructions per cached search (the same query N times, served from the
+# memory tier, after it was asked once). Use it to compare two builds on a busy machine; wrk and /proc (serve.sh) give
 # the time figures on a quiet one.
 #
 # Usage: Benchmarks/miss_counts.sh              (builds the release `seek` and `seek-hosts` first)
-# Env:   SEEK_BIN=/path/to/seek skips the build; N (100); SKIP_CALLGRIND=1, SKIP_STRACE=1;
-#        PROFILE=FILE keeps callgrind's profile (read it with callgrind_annotate FILE).
+# Env:   SEEK_BIN=/path/to/seek skips the build; N (100); SKIP_CALLGRIND=1, SKIP_STRACE=1, SKIP_HITS=1;
+#        PROFILE=FILE keeps callgrind's profile of the misses, HIT_PROFILE=FILE that of the hits
+#        (read them with callgrind_annotate FILE).
 # Needs: valgrind, strace, curl.
 set -euo pipefail
 
@@ -57,17 +59,39 @@ misses() {
 
 stop() { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; }
 
+# hits: N searches for one query asked once before, over one keep-alive connection (serve_latency.py,
+# which exits non-zero unless every answer is a 200): as a browser or an API client asks, so accepting
+# a connection is not counted with each search.
+hits() {
+    local query="$url/api/v1/search?providers=openlibrary,giphy,aladin&q=harbor"
+    curl -sf -o /dev/null "$query"
+    callgrind_control -d "$server" > /dev/null
+    python3 "$here/serve_latency.py" "$query" "$count" 0 > /dev/null
+}
+
+# counted TOTAL_LABEL COPY_TO: the instructions of the newest callgrind dump, per search.
+counted() {
+    local profile total
+    sleep 1
+    profile="$(ls -t "$work"/callgrind.out.* | head -1)"
+    total="$(callgrind_annotate "$profile" 2> /dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')"
+    echo "$1 (callgrind, $count searches): $(awk -v t="$total" -v n="$count" 'BEGIN { printf "%.2f M", t / n / 1e6 }')"
+    [[ -n "$2" ]] && cp "$profile" "$2"
+    return 0
+}
+
 if [[ -z "${SKIP_CALLGRIND:-}" ]]; then
     # Counted from a dump after the warm-up to a dump after the misses (each dump restarts the counts).
     serve valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" -q
     callgrind_control -d "$server" > /dev/null
     misses
     callgrind_control -d "$server" > /dev/null
-    sleep 1
-    profile="$(ls -t "$work"/callgrind.out.* | head -1)"
-    total="$(callgrind_annotate "$profile" 2> /dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')"
-    echo "instructions per miss (callgrind, $count misses): $(awk -v t="$total" -v n="$count" 'BEGIN { printf "%.2f M", t / n / 1e6 }')"
-    [[ -n "${PROFILE:-}" ]] && cp "$profile" "$PROFILE"
+    counted "instructions per miss" "${PROFILE:-}"
+    if [[ -z "${SKIP_HITS:-}" ]]; then
+        hits
+        callgrind_control -d "$server" > /dev/null
+        counted "instructions per cached search" "${HIT_PROFILE:-}"
+    fi
     stop
 fi
 
