@@ -3,6 +3,7 @@
 # answer in DELAY_MS (fanout_server.py, one process per provider):
 #   - warm fan-out p50/p99 of /api/v1/search (no cache) against a direct call to one provider, and a
 #     cached query's p50 (serve_latency.py, one keep-alive connection);
+#   - wrk on one connection for the cached query (its latency without Python's client time);
 #   - wrk at 16 and 64 connections for a cached query and for MISS mode (miss.lua: a new query per
 #     request, so every one fans out): req/s, p50, p99, and the server's CPU per request from /proc;
 #   - RSS after LOAD_SECONDS of each load at 64 connections (miss, then cached), each on a new server.
@@ -65,7 +66,7 @@ load() {
     local label="$1" connections="$2" seconds="$3" before after out requests
     shift 3
     before="$(pid_ticks "$server")"
-    out="$(wrk -t2 -c"$connections" -d"${seconds}s" --timeout 10s --latency "$@")"
+    out="$(wrk -t"$((connections < 2 ? 1 : 2))" -c"$connections" -d"${seconds}s" --timeout 10s --latency "$@")"
     after="$(pid_ticks "$server")"
     requests="$(awk '/requests in/ { print $1 }' <<< "$out")"
     awk -v label="$label" -v c="$connections" -v t=$((after - before)) -v hz="$hz" -v n="$requests" '
@@ -77,6 +78,9 @@ load() {
                      errors == "" ? "" : "; " errors }' <<< "$out"
 }
 
+# The cached query once more, timed by wrk on one connection: the server's latency without Python's
+# client time (serve_latency.py's figure above includes its own request writing and response parsing).
+load cached 1 "$wrk_seconds" "$search"
 for connections in 16 64; do
     load cached "$connections" "$wrk_seconds" "$search"
     load miss "$connections" "$wrk_seconds" -s "$here/miss.lua" "$search"
