@@ -56,37 +56,22 @@ public struct SanitizingMiddleware: ProviderMiddleware {
         copy.id = clean(item.id)
         copy.title = line(item.title)
         copy.subtitle = item.subtitle.map { line($0) }
-        copy.creators = lines(item.creators)
-        copy.identifiers.other = lines(item.identifiers.other)
+        cleanLines(&copy.creators)
+        cleanLines(&copy.identifiers.other.values)
         copy.images = clean(item.images)
         copy.url = item.url.flatMap(clean)
         return copy
     }
 
-    // Collections are rebuilt only when one of their values changes: most upstream text is already
-    // clean, and building a new array or dictionary for every item was half of this middleware's
-    // time (issue 30).
+    // Collections are written to only where a value changes (copied on that first write): most
+    // upstream text is already clean, and building a new array or dictionary for every item was half
+    // of this middleware's time (issue 30).
 
-    private func lines(_ texts: [String]) -> [String] {
-        var changed: [String]?
-        for (index, text) in texts.enumerated() {
-            let cleaned = line(text)
-            guard cleaned != text else { continue }
-            if changed == nil { changed = texts }
-            changed?[index] = cleaned
+    private func cleanLines<Texts: MutableCollection<String>>(_ texts: inout Texts) {
+        for index in texts.indices {
+            let cleaned = line(texts[index])
+            if cleaned != texts[index] { texts[index] = cleaned }
         }
-        return changed ?? texts
-    }
-
-    private func lines(_ texts: [String: String]) -> [String: String] {
-        var changed: [String: String]?
-        for (key, text) in texts {
-            let cleaned = line(text)
-            guard cleaned != text else { continue }
-            if changed == nil { changed = texts }
-            changed?[key] = cleaned
-        }
-        return changed ?? texts
     }
 
     /// The images whose URLs hold no secret as they are, the others redacted (or dropped when
