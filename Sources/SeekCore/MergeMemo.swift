@@ -18,6 +18,18 @@ package final class MergeMemo: Sendable {
             self.ranking = ranking
         }
 
+        /// Whether each batch's items are the very array `other` holds, not only equal ones.
+        package func sharesStorage(with other: Inputs) -> Bool {
+            guard batches.count == other.batches.count else { return false }
+            for (mine, theirs) in zip(batches, other.batches) {
+                let same = mine.items.withUnsafeBufferPointer { a in
+                    theirs.items.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count }
+                }
+                if !same { return false }
+            }
+            return true
+        }
+
         /// A short key naming the inputs (who answered, how many, and with what first); equal inputs
         /// have equal keys, and an entry is used only when its inputs are equal.
         var key: String {
@@ -51,13 +63,26 @@ package final class MergeMemo: Sendable {
         self.capacity = max(0, capacity)
     }
 
+    /// Whether the entry for inputs equal to `inputs` holds these very arrays (nil: no such entry).
+    package func remembersStorage(of inputs: Inputs) -> Bool? {
+        guard let kept = entries.withLockedValue({ $0.value(for: inputs.key) }), kept.inputs == inputs else { return nil }
+        return kept.inputs.sharesStorage(with: inputs)
+    }
+
     /// The merge of `inputs`: the remembered one when these very inputs were merged lately, else
     /// `merge()`'s, remembered.
     package func merged(_ inputs: Inputs, merge: () -> [MergedResult]) -> [MergedResult] {
         guard capacity > 0 else { return merge() }
         let key = inputs.key
         let kept = entries.withLockedValue { $0.value(for: key) }
-        if let kept, kept.inputs == inputs { return kept.merged }
+        if let kept, kept.inputs == inputs {
+            // Equal, but held in other arrays (an answer stored again with the same content): keep
+            // these, so the next look-up compares in O(1) rather than item by item.
+            if !kept.inputs.sharesStorage(with: inputs) {
+                entries.withLockedValue { $0.set(Entry(inputs: inputs, merged: kept.merged), cost: 1, for: key) }
+            }
+            return kept.merged
+        }
         let merged = merge()
         let capacity = self.capacity
         entries.withLockedValue { list in

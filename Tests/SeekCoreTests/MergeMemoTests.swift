@@ -28,6 +28,21 @@ struct MergeMemoTests {
         #expect(count.withLockedValue { $0 } == 1)
     }
 
+    @Test("equal inputs in other arrays are given the remembered merge, and the memo keeps those arrays")
+    func equalInputsInOtherArrays() {
+        let memo = MergeMemo(), count = NIOLockedValueBox(0)
+        let first = merge(memo, inputs([("ol", harbor), ("gp", river)]), count: count)
+        // Built element by element: equal to `harbor`, but a buffer of its own.
+        let copied = harbor.map { $0 }
+        let again = inputs([("ol", copied), ("gp", river)])
+        #expect(memo.remembersStorage(of: again) == false)
+        let second = merge(memo, again, count: count)
+        #expect(second == first)
+        #expect(count.withLockedValue { $0 } == 1)
+        #expect(memo.remembersStorage(of: again) == true)
+        #expect(memo.remembersStorage(of: inputs([("gp", river)])) == nil)
+    }
+
     @Test("a changed item, weight or ranking is merged anew, even under the same key")
     func changedInputs() {
         let memo = MergeMemo(), count = NIOLockedValueBox(0)
