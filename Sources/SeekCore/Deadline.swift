@@ -1,4 +1,3 @@
-import Dispatch
 import NIOConcurrencyHelpers
 
 /// A deadline that does not wait for the work it abandons.
@@ -12,18 +11,18 @@ public enum Deadline {
         let work = Task {
             do { gate.finish(.success(try await operation())) } catch { gate.finish(.failure(error)) }
         }
-        // A dispatch timer, not a sleeping task: a cancelled `Task.sleep` resumes at once, but its
-        // timer stays queued until the time it named, holding the task's memory. With a request
-        // deadline of 60 s a busy server held a minute of requests (issue 30); a cancelled source is gone.
-        let timer = DispatchSource.makeTimerSource(queue: timerQueue)
-        timer.schedule(deadline: .now() + dispatchInterval(limit), leeway: .milliseconds(1))
+        // A timer, not a sleeping task: a cancelled `Task.sleep` resumes at once, but its timer stays
+        // queued until the time it named, holding the task's memory. With a request deadline of 60 s a
+        // busy server held a minute of requests (issue 30); a cancelled timer is gone at once.
         // The timeout goes through the executor like the work does, so it lands behind work that was
         // ready before it: on a busy pool, work that finished in time is not reported as timed out.
-        timer.setEventHandler { Task { gate.finish(.failure(SeekError(.timeout(seconds: limit.seconds)))) } }
-        timer.activate()
+        let timers = DeadlineTimers.shared
+        let timer = timers.schedule(after: nanoseconds(limit)) {
+            Task { gate.finish(.failure(SeekError(.timeout(seconds: limit.seconds)))) }
+        }
         defer {
             work.cancel()
-            timer.cancel()
+            timers.cancel(timer)
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in gate.wait(continuation) }
@@ -32,17 +31,13 @@ public enum Deadline {
         }
     }
 
-    /// The queue deadline timers fire on: each only resumes a waiting continuation.
-    private static let timerQueue = DispatchQueue(label: "seek.deadline-timers")
-
-    /// `limit` for dispatch: negative is now, and anything past a year is a year (dispatch's
-    /// nanoseconds would overflow long before a duration's seconds do).
-    package static func dispatchInterval(_ limit: Duration) -> DispatchTimeInterval {
+    /// `limit` in nanoseconds for a timer: negative is now, and anything past a year is a year.
+    package static func nanoseconds(_ limit: Duration) -> UInt64 {
         let (seconds, attoseconds) = limit.components
-        guard seconds >= 0, attoseconds >= 0 || seconds > 0 else { return .nanoseconds(0) }
+        guard seconds >= 0, attoseconds >= 0 || seconds > 0 else { return 0 }
         let year: Int64 = 365 * 86_400
-        guard seconds < year else { return .seconds(Int(year)) }
-        return .nanoseconds(Int(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+        guard seconds < year else { return UInt64(year) * 1_000_000_000 }
+        return UInt64(clamping: seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     /// The first result wins; it resumes the waiting continuation exactly once.

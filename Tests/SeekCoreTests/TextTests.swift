@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import Dispatch
 import SeekCore
 import SeekKit
@@ -68,15 +69,17 @@ struct TextTests {
     }
 }
 
-@Suite("Deadline: the dispatch timer's interval")
+@Suite("Deadline: its timer's interval and the race")
 struct DeadlineIntervalTests {
     @Test("a negative limit fires at once, a limit past a year fires after a year, others to the nanosecond")
     func interval() {
-        #expect(Deadline.dispatchInterval(.seconds(-5)) == .nanoseconds(0))
-        #expect(Deadline.dispatchInterval(.milliseconds(-1)) == .nanoseconds(0))
-        #expect(Deadline.dispatchInterval(.seconds(Int64.max)) == .seconds(365 * 86_400))
-        #expect(Deadline.dispatchInterval(.milliseconds(1500)) == .nanoseconds(1_500_000_000))
-        #expect(Deadline.dispatchInterval(.zero) == .nanoseconds(0))
+        #expect(Deadline.nanoseconds(.seconds(-5)) == 0)
+        #expect(Deadline.nanoseconds(.milliseconds(-1)) == 0)
+        #expect(Deadline.nanoseconds(.seconds(Int64.max)) == 365 * 86_400 * 1_000_000_000)
+        #expect(Deadline.nanoseconds(.seconds(Int64.min)) == 0)
+        #expect(Deadline.nanoseconds(.milliseconds(1500)) == 1_500_000_000)
+        #expect(Deadline.nanoseconds(.nanoseconds(7)) == 7)
+        #expect(Deadline.nanoseconds(.zero) == 0)
     }
 
     @Test("a race whose work ends first returns its value long before a 60 s limit")
@@ -94,5 +97,101 @@ struct DeadlineIntervalTests {
         await #expect(throws: SeekError.self) {
             try await Deadline.race(.milliseconds(20)) { try await Task.sleep(for: .seconds(10)); return 1 }
         }
+    }
+
+    @Test("a race that ends leaves no timer behind, whichever side won")
+    func noTimerLeft() async throws {
+        let before = DeadlineTimers.shared.pendingCount
+        for _ in 0..<200 { _ = try await Deadline.race(.seconds(60)) { 1 } }
+        _ = try? await Deadline.race(.milliseconds(5)) { try await Task.sleep(for: .seconds(10)); return 1 }
+        #expect(DeadlineTimers.shared.pendingCount == before)
+    }
+}
+
+@Suite("Deadline timers: one thread, woken only for the earliest")
+struct DeadlineTimersTests {
+    /// Times at which each named timer fired, in firing order.
+    final class Firings: Sendable {
+        let names = NIOLockedValueBox<[String]>([])
+        func record(_ name: String) { names.withLockedValue { $0.append(name) } }
+        var fired: [String] { names.withLockedValue { $0 } }
+    }
+
+    func waitUntil(_ condition: () -> Bool) async throws {
+        let clock = ContinuousClock(), start = clock.now
+        while !condition(), clock.now - start < .seconds(5) { try await Task.sleep(for: .milliseconds(2)) }
+    }
+
+    @Test("timers fire in the order they fall due, not the order they were armed")
+    func firesInDueOrder() async throws {
+        let timers = DeadlineTimers(), firings = Firings()
+        _ = timers.schedule(after: 60_000_000) { firings.record("late") }
+        _ = timers.schedule(after: 20_000_000) { firings.record("early") }
+        _ = timers.schedule(after: 40_000_000) { firings.record("middle") }
+        try await waitUntil { firings.fired.count == 3 }
+        #expect(firings.fired == ["early", "middle", "late"])
+        #expect(timers.pendingCount == 0)
+    }
+
+    @Test("a timer armed after a later one, and due before it, wakes the sleeping thread")
+    func earlierTimerWakesThread() async throws {
+        let timers = DeadlineTimers(), firings = Firings()
+        let far = timers.schedule(after: 3_600_000_000_000) { firings.record("an hour") }
+        try await Task.sleep(for: .milliseconds(20))  // the thread now sleeps until the hour
+        let clock = ContinuousClock(), start = clock.now
+        _ = timers.schedule(after: 10_000_000) { firings.record("soon") }
+        try await waitUntil { !firings.fired.isEmpty }
+        #expect(firings.fired == ["soon"])
+        #expect(clock.now - start < .seconds(2))
+        timers.cancel(far)
+        #expect(timers.pendingCount == 0)
+    }
+
+    @Test("a cancelled timer never fires, and cancelling twice or an unknown timer is harmless")
+    func cancelledNeverFires() async throws {
+        let timers = DeadlineTimers(), firings = Firings()
+        let cancelled = timers.schedule(after: 10_000_000) { firings.record("cancelled") }
+        _ = timers.schedule(after: 30_000_000) { firings.record("kept") }
+        timers.cancel(cancelled)
+        timers.cancel(cancelled)
+        timers.cancel(999_999)
+        try await waitUntil { !firings.fired.isEmpty }
+        try await Task.sleep(for: .milliseconds(30))
+        #expect(firings.fired == ["kept"])
+    }
+
+    @Test("a zero or past-due timer fires at once, and the largest interval does not overflow")
+    func extremeIntervals() async throws {
+        let timers = DeadlineTimers(), firings = Firings()
+        let never = timers.schedule(after: UInt64.max) { firings.record("never") }
+        _ = timers.schedule(after: 0) { firings.record("now") }
+        try await waitUntil { !firings.fired.isEmpty }
+        #expect(firings.fired == ["now"])
+        #expect(timers.pendingCount == 1)
+        timers.cancel(never)
+        #expect(timers.pendingCount == 0)
+    }
+
+    @Test("timers armed and cancelled from many tasks at once leave the heap consistent")
+    func concurrentArmAndCancel() async throws {
+        let timers = DeadlineTimers(), firings = Firings()
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for step in 0..<500 {
+                        // Spread due times so the heap reorders; cancel most, let a few fire.
+                        let id = timers.schedule(after: UInt64((task * 500 + step) % 97) * 100_000 + 20_000_000) {
+                            firings.record("\(task)-\(step)")
+                        }
+                        if step % 50 != 0 { timers.cancel(id) }
+                    }
+                }
+            }
+        }
+        let kept = Set((0..<8).flatMap { task in stride(from: 0, to: 500, by: 50).map { "\(task)-\($0)" } })
+        try await waitUntil { Set(firings.fired).isSuperset(of: kept) }
+        #expect(Set(firings.fired).isSuperset(of: kept))
+        #expect(Set(firings.fired).count == firings.fired.count)  // none fired twice
+        #expect(timers.pendingCount == 0)
     }
 }
