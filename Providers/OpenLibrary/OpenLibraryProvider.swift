@@ -35,11 +35,15 @@ public struct OpenLibraryProvider: SearchProvider {
     public let baseURL: URL
     /// The cover store base (`https://covers.openlibrary.org`).
     public let coversURL: URL
+    /// What comes before a cover's file name and after its `?`, worked out once: a search builds four
+    /// cover URLs for every item.
+    private let coverStem: String, coverQuery: String
     private let client: ProviderClient
 
     public init(baseURL: URL, coversURL: URL, transport: any HTTPTransport, timeout: Duration = .seconds(10)) {
         self.baseURL = baseURL
         self.coversURL = coversURL
+        (coverStem, coverQuery) = Self.coverTemplate(coversURL)
         self.client = ProviderClient(provider: Self.id, transport: transport, timeout: timeout)
         self.descriptor = ProviderDescriptor(
             id: Self.id, name: "Open Library", kinds: [.book], capabilities: [.search, .detail, .image],
@@ -313,12 +317,27 @@ public struct OpenLibraryProvider: SearchProvider {
         guard let coverID, coverID > 0 else { return [:] }
         var images: [ImageSize: ImageReference] = [:]
         images.reserveCapacity(4)
-        let stem = coversURL.appending(path: "/b/id/\(coverID)", query: []).absoluteString
-        for (size, suffix) in [(ImageSize.small, "-S"), (.medium, "-M"), (.large, "-L"), (.original, "")] {
-            guard let url = URL(string: "\(stem)\(suffix).jpg?default=false") else { continue }
+        let stem = coverStem + String(coverID)
+        for (size, suffix) in [(ImageSize.small, "-S.jpg?"), (.medium, "-M.jpg?"), (.large, "-L.jpg?"), (.original, ".jpg?")] {
+            guard let url = URL(string: stem + suffix + coverQuery) else { continue }
             images[size] = ImageReference(url: url, size: size)
         }
         return images
+    }
+
+    /// `https://covers.openlibrary.org/b/id/` and `default=false` for the default store. A query of the
+    /// store's own (a proxy's key, say) follows `default=false`, after the file name; a fragment is dropped.
+    static func coverTemplate(_ coversURL: URL) -> (stem: String, query: String) {
+        guard var components = URLComponents(url: coversURL, resolvingAgainstBaseURL: false) else {
+            return (coversURL.absoluteString + "/b/id/", "default=false")
+        }
+        let query = ["default=false", components.percentEncodedQuery].compactMap { $0 }.filter { !$0.isEmpty }
+        components.query = nil
+        components.fragment = nil
+        var path = components.percentEncodedPath
+        while path.hasSuffix("/") { path.removeLast() }
+        components.percentEncodedPath = path
+        return ((components.url?.absoluteString ?? coversURL.absoluteString) + "/b/id/", query.joined(separator: "&"))
     }
 
     // MARK: Helpers

@@ -19,6 +19,7 @@ package final class DeadlineTimers: @unchecked Sendable {
     private struct Timer {
         let due: UInt64
         let id: UInt64
+        let handler: @Sendable () -> Void
 
         func precedes(_ other: Timer) -> Bool { (due, id) < (other.due, other.id) }
     }
@@ -27,9 +28,9 @@ package final class DeadlineTimers: @unchecked Sendable {
     /// A min-heap by due time; `positions` finds a timer in it, so a cancelled one leaves at once.
     private var heap: [Timer] = []
     private var positions: [UInt64: Int] = [:]
-    private var handlers: [UInt64: @Sendable () -> Void] = [:]
     private var nextID: UInt64 = 0
     private var threadStarted = false
+    private var stopped = false
 
     package init() {}
 
@@ -40,7 +41,7 @@ package final class DeadlineTimers: @unchecked Sendable {
     package var pendingCount: Int {
         condition.lock()
         defer { condition.unlock() }
-        return handlers.count
+        return heap.count
     }
 
     /// Calls `handler` on the timers' thread once `nanoseconds` have passed, unless `cancel` comes first.
@@ -50,16 +51,14 @@ package final class DeadlineTimers: @unchecked Sendable {
         let due = overflow ? UInt64.max : sum
         condition.lock()
         defer { condition.unlock() }
-        if !threadStarted {
+        if !threadStarted, !stopped {
             threadStarted = true
-            let thread = Thread { [self] in run() }
-            thread.name = "seek.deadlines"
-            thread.start()
+            Thread { [self] in run() }.start()
         }
         let id = nextID
         nextID &+= 1
-        handlers[id] = handler
-        push(Timer(due: due, id: id))
+        guard !stopped else { return id }
+        push(Timer(due: due, id: id, handler: handler))
         if heap.first?.id == id { condition.signal() }
         return id
     }
@@ -68,14 +67,27 @@ package final class DeadlineTimers: @unchecked Sendable {
     package func cancel(_ id: UInt64) {
         condition.lock()
         defer { condition.unlock() }
-        guard handlers.removeValue(forKey: id) != nil, let position = positions[id] else { return }
+        guard let position = positions[id] else { return }
         remove(at: position)
+    }
+
+    /// Ends the thread and drops every timer, for instances that do not live as long as the process
+    /// (tests); timers armed after it never fire. The timers of `shared` run for the process's life.
+    package func stop() {
+        condition.lock()
+        defer { condition.unlock() }
+        stopped = true
+        heap.removeAll()
+        positions.removeAll()
+        condition.signal()
     }
 
     /// The timers' thread: fires what is due, then sleeps until the next timer or a new earliest one.
     private func run() {
+        // Named from the thread itself: on Linux, Foundation does not pass on a name set before `start()`.
+        Thread.current.name = "seek.deadlines"
         condition.lock()
-        while true {
+        while !stopped {
             guard let first = heap.first else {
                 condition.wait()
                 continue
@@ -83,9 +95,8 @@ package final class DeadlineTimers: @unchecked Sendable {
             let now = DispatchTime.now().uptimeNanoseconds
             if first.due <= now {
                 remove(at: 0)
-                let handler = handlers.removeValue(forKey: first.id)
                 condition.unlock()
-                handler?()
+                first.handler()
                 condition.lock()
             } else {
                 // At most an hour at a time: Foundation cannot wait until a date centuries away.
@@ -93,6 +104,7 @@ package final class DeadlineTimers: @unchecked Sendable {
                 _ = condition.wait(until: Date(timeIntervalSinceNow: Double(wait) / 1e9))
             }
         }
+        condition.unlock()
     }
 
     // MARK: The heap (callers hold the lock)

@@ -65,8 +65,13 @@ package final class MergeMemo: Sendable {
 
     /// Whether the entry for inputs equal to `inputs` holds these very arrays (nil: no such entry).
     package func remembersStorage(of inputs: Inputs) -> Bool? {
-        guard let kept = entries.withLockedValue({ $0.value(for: inputs.key) }), kept.inputs == inputs else { return nil }
-        return kept.inputs.sharesStorage(with: inputs)
+        entry(equalTo: inputs, key: inputs.key)?.inputs.sharesStorage(with: inputs)
+    }
+
+    /// The entry kept under `key`, when its inputs equal `inputs`.
+    private func entry(equalTo inputs: Inputs, key: String) -> Entry? {
+        guard let kept = entries.withLockedValue({ $0.value(for: key) }), kept.inputs == inputs else { return nil }
+        return kept
     }
 
     /// The merge of `inputs`: the remembered one when these very inputs were merged lately, else
@@ -74,8 +79,7 @@ package final class MergeMemo: Sendable {
     package func merged(_ inputs: Inputs, merge: () -> [MergedResult]) -> [MergedResult] {
         guard capacity > 0 else { return merge() }
         let key = inputs.key
-        let kept = entries.withLockedValue { $0.value(for: key) }
-        if let kept, kept.inputs == inputs {
+        if let kept = entry(equalTo: inputs, key: key) {
             // Equal, but held in other arrays (an answer stored again with the same content): keep
             // these, so the next look-up compares in O(1) rather than item by item.
             if !kept.inputs.sharesStorage(with: inputs) {

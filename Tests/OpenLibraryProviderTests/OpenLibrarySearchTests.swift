@@ -2,6 +2,7 @@ import Foundation
 import OpenLibraryProvider
 import SeekCore
 import SeekKit
+import SeekHTTPClient
 import SeekLoopback
 import SeekTesting
 import Testing
@@ -46,6 +47,23 @@ struct OpenLibrarySearchTests {
             #expect(request.queryValue("lang") == nil)
             #expect(request.queryValue("limit") == "100")
             #expect(request.queryValue("offset") == "0")
+        }
+    }
+
+    @Test("a cover store URL's own query follows default=false after the file name; its slash and fragment are not kept")
+    func coverStoreQueryKept() async throws {
+        try await withOpenLibrary { server, _ in
+            server.route("/search.json", .json(Self.oneWork))
+            let covers = try #require(URL(string: server.baseURL.absoluteString + "/covers/?key=a%26b#top"))
+            let transport = AsyncHTTPTransport()
+            let provider = OpenLibraryProvider(baseURL: server.baseURL, coversURL: covers, transport: transport)
+            let page = try await provider.search(SearchRequest(query: "dune"))
+            try await transport.shutdown()
+            let item = try #require(page.items.first)
+            let stem = server.baseURL.absoluteString + "/covers/b/id/11481354"
+            #expect(item.images[.small]?.url.absoluteString == stem + "-S.jpg?default=false&key=a%26b")
+            #expect(item.images[.original]?.url.absoluteString == stem + ".jpg?default=false&key=a%26b")
+            #expect(item.images[.large]?.url.query == "default=false&key=a%26b")
         }
     }
 

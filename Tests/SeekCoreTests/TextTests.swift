@@ -1,5 +1,6 @@
 import NIOConcurrencyHelpers
 import Dispatch
+import Foundation
 import SeekCore
 import SeekKit
 import SeekLoopback
@@ -122,9 +123,36 @@ struct DeadlineTimersTests {
         while !condition(), clock.now - start < .seconds(5) { try await Task.sleep(for: .milliseconds(2)) }
     }
 
+    /// Threads of this process named as the timers' thread names itself.
+    func deadlineThreads() -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.filter { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?.hasPrefix("seek.deadlines") == true
+        }.count
+    }
+
+    @Test("the timers' thread carries its name, and stopping ends it without firing what was armed")
+    func stopEndsNamedThread() async throws {
+        try #require(FileManager.default.fileExists(atPath: "/proc/self/task"), "needs Linux's /proc")
+        let before = deadlineThreads()
+        let timers = DeadlineTimers(), firings = Firings()
+        _ = timers.schedule(after: 3_600_000_000_000) { firings.record("an hour") }
+        try await waitUntil { deadlineThreads() == before + 1 }
+        #expect(deadlineThreads() == before + 1)
+        timers.stop()
+        #expect(timers.pendingCount == 0)
+        _ = timers.schedule(after: 0) { firings.record("after stop") }
+        #expect(timers.pendingCount == 0)
+        try await waitUntil { deadlineThreads() == before }
+        #expect(deadlineThreads() == before)
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(firings.fired.isEmpty)
+    }
+
     @Test("timers fire in the order they fall due, not the order they were armed")
     func firesInDueOrder() async throws {
         let timers = DeadlineTimers(), firings = Firings()
+        defer { timers.stop() }
         _ = timers.schedule(after: 60_000_000) { firings.record("late") }
         _ = timers.schedule(after: 20_000_000) { firings.record("early") }
         _ = timers.schedule(after: 40_000_000) { firings.record("middle") }
@@ -136,6 +164,7 @@ struct DeadlineTimersTests {
     @Test("a timer armed after a later one, and due before it, wakes the sleeping thread")
     func earlierTimerWakesThread() async throws {
         let timers = DeadlineTimers(), firings = Firings()
+        defer { timers.stop() }
         let far = timers.schedule(after: 3_600_000_000_000) { firings.record("an hour") }
         try await Task.sleep(for: .milliseconds(20))  // the thread now sleeps until the hour
         let clock = ContinuousClock(), start = clock.now
@@ -150,6 +179,7 @@ struct DeadlineTimersTests {
     @Test("a cancelled timer never fires, and cancelling twice or an unknown timer is harmless")
     func cancelledNeverFires() async throws {
         let timers = DeadlineTimers(), firings = Firings()
+        defer { timers.stop() }
         let cancelled = timers.schedule(after: 10_000_000) { firings.record("cancelled") }
         _ = timers.schedule(after: 30_000_000) { firings.record("kept") }
         timers.cancel(cancelled)
@@ -163,6 +193,7 @@ struct DeadlineTimersTests {
     @Test("a zero or past-due timer fires at once, and the largest interval does not overflow")
     func extremeIntervals() async throws {
         let timers = DeadlineTimers(), firings = Firings()
+        defer { timers.stop() }
         let never = timers.schedule(after: UInt64.max) { firings.record("never") }
         _ = timers.schedule(after: 0) { firings.record("now") }
         try await waitUntil { !firings.fired.isEmpty }
@@ -175,6 +206,7 @@ struct DeadlineTimersTests {
     @Test("timers armed and cancelled from many tasks at once leave the heap consistent")
     func concurrentArmAndCancel() async throws {
         let timers = DeadlineTimers(), firings = Firings()
+        defer { timers.stop() }
         await withTaskGroup(of: Void.self) { group in
             for task in 0..<8 {
                 group.addTask {
