@@ -290,9 +290,10 @@ public final class ResponseMemory: Sendable {
         var storedAt: Date
     }
 
-    /// The default byte limit: room for about 120 three-provider searches of 20 results decoded,
-    /// within a long-running server's 90 MiB (issue 30); the database holds the rest.
-    public static let defaultLimitBytes = 12 * 1024 * 1024
+    /// The default byte limit: room for about 100 three-provider searches of 20 results decoded,
+    /// within a long-running server's 90 MiB (issue 30: 12 MB left 88.9–90.8 MiB after a minute of
+    /// misses, 10 MB 86.9); the database holds the rest.
+    public static let defaultLimitBytes = 10 * 1024 * 1024
     /// Memory a decoded answer takes per byte of its stored JSON (rounded up).
     public static let decodedBytesPerJSONByte = 5
 

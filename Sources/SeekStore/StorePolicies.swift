@@ -42,7 +42,7 @@ public struct CachePolicy: Sendable, Hashable {
     /// From settings: `SEEK_SEARCH_CACHE_TTL` / `SEEK_DETAIL_CACHE_TTL` (seconds) over the config file's
     /// `cache.searchTTL` / `cache.detailTTL`; `SEEK_CACHE_MAX_STALE_DAYS` over `cache.maxStaleDays`;
     /// `SEEK_NO_CACHE=1` bypasses reads; `SEEK_CACHE_MEMORY_MB` over `cache.memoryLimitMB` bounds the
-    /// memory tier (megabytes, default 12). A value that is not a number in its range (NaN, infinity,
+    /// memory tier (megabytes, default 10). A value that is not a number in its range (NaN, infinity,
     /// 1e300, a negative number, an empty string) is a configuration error.
     public init(settings: Settings) throws {
         func number(_ variable: String, key: String, upTo limit: Double, unit: String, scale: Double = 1,
