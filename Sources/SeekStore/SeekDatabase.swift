@@ -78,6 +78,25 @@ public final class SeekDatabase: Sendable {
         }
     }
 
+    /// Runs `body`, a read of a row or two by key, in a read transaction on the calling thread; failures
+    /// become a `StoreError` naming `operation`. GRDB's asynchronous read hands the work to a reader's
+    /// queue and back: for a response-cache look-up that took 0.1 ms, those two hops cost 12 ms of
+    /// waiting under load (BENCHMARKS.md, issue 30). In WAL mode a reader never waits for the writer,
+    /// so the calling thread is held for the read alone. Lists and anything larger use `read`.
+    func readInPlace<T>(_ operation: String, _ body: (Database) throws -> T) async throws -> T {
+        let pool = try await writer()
+        do {
+            return try Self.readNow(pool, body)
+        } catch {
+            throw storeError(operation, error)
+        }
+    }
+
+    /// GRDB's synchronous read (a function of its own, as an async caller would get the async one).
+    private static func readNow<T>(_ pool: DatabasePool, _ body: (Database) throws -> T) throws -> T {
+        try pool.read(body)
+    }
+
     /// Runs `body` in an immediate write transaction; failures become a `StoreError` naming `operation`.
     func write<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let writer = try await writer()

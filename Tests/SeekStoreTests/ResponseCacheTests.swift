@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import NIOConcurrencyHelpers
 import SeekKit
 import SeekLoopback
 import SeekStore
@@ -21,6 +23,42 @@ struct ResponseCacheTests {
         try await cache.store(entry("a", at: 2_000))
         #expect(try await cache.entry(forKey: "a")?.storedAt == Date(timeIntervalSince1970: 2_000))
         #expect(try await cache.entry(forKey: "b") == nil)
+    }
+
+    @Test("a look-up is answered while another connection holds the writer, without its uncommitted change")
+    func lookupWhileWriterHeld() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let cache = SQLiteResponseCache(database: store.database)
+        try await cache.store(entry("a", at: 1_000))
+        let other = try DatabaseQueue(path: store.path)
+        let phase = NIOLockedValueBox("starting")
+        let release = DispatchSemaphore(value: 0)
+        // The write transaction is held on a thread of its own until the look-up has been answered: a
+        // look-up that waited for the writer would wait out the busy timeout and fail.
+        Thread {
+            try? other.inTransaction(.immediate) { db in
+                try db.execute(sql: "UPDATE responseCache SET storedAt = 2000 WHERE key = 'a'")
+                phase.withLockedValue { $0 = "holding" }
+                _ = release.wait(timeout: .now() + 10)
+                return .commit
+            }
+            phase.withLockedValue { $0 = "committed" }
+        }.start()
+        try await waitFor(phase, "holding")
+        #expect(try await cache.entry(forKey: "a")?.storedAt == Date(timeIntervalSince1970: 1_000))
+        #expect(phase.withLockedValue { $0 } == "holding")
+        release.signal()
+        try await waitFor(phase, "committed")
+        #expect(try await cache.entry(forKey: "a")?.storedAt == Date(timeIntervalSince1970: 2_000))
+    }
+
+    private func waitFor(_ phase: NIOLockedValueBox<String>, _ wanted: String) async throws {
+        let clock = ContinuousClock(), start = clock.now
+        while phase.withLockedValue({ $0 }) != wanted, clock.now - start < .seconds(10) {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        try #require(phase.withLockedValue { $0 } == wanted)
     }
 
     @Test("storing drops entries older than the retention")
