@@ -70,26 +70,17 @@ public final class SeekDatabase: Sendable {
 
     /// Runs `body` in a read transaction; failures become a `StoreError` naming `operation`.
     func read<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        let writer = try await writer()
-        do {
-            return try await writer.read(body)
-        } catch {
-            throw storeError(operation, error)
-        }
+        try await withPool(operation) { try await $0.read(body) }
     }
 
     /// Runs `body`, a read of a row or two by key, in a read transaction on the calling thread; failures
     /// become a `StoreError` naming `operation`. GRDB's asynchronous read hands the work to a reader's
     /// queue and back: for a response-cache look-up that took 0.1 ms, those two hops cost 12 ms of
-    /// waiting under load (BENCHMARKS.md, issue 30). In WAL mode a reader never waits for the writer,
-    /// so the calling thread is held for the read alone. Lists and anything larger use `read`.
+    /// waiting under load (BENCHMARKS.md, issue 30). In WAL mode a reader never waits for the writer:
+    /// the calling thread waits for the read, and, when all the pool's readers are busy, for one of
+    /// them to finish a read of its own on GRDB's queues. Lists and anything larger use `read`.
     func readInPlace<T>(_ operation: String, _ body: (Database) throws -> T) async throws -> T {
-        let pool = try await writer()
-        do {
-            return try Self.readNow(pool, body)
-        } catch {
-            throw storeError(operation, error)
-        }
+        try await withPool(operation) { try Self.readNow($0, body) }
     }
 
     /// GRDB's synchronous read (a function of its own, as an async caller would get the async one).
@@ -99,9 +90,15 @@ public final class SeekDatabase: Sendable {
 
     /// Runs `body` in an immediate write transaction; failures become a `StoreError` naming `operation`.
     func write<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        let writer = try await writer()
+        try await withPool(operation) { try await $0.write(body) }
+    }
+
+    /// `body` with the open pool; its failures become a `StoreError` naming `operation` (a pool that
+    /// cannot be opened throws its own).
+    private func withPool<T>(_ operation: String, _ body: (DatabasePool) async throws -> T) async throws -> T {
+        let pool = try await writer()
         do {
-            return try await writer.write(body)
+            return try await body(pool)
         } catch {
             throw storeError(operation, error)
         }
