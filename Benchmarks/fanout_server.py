@@ -7,6 +7,9 @@ Prints the chosen port on its first line, then serves until killed. `GET /count`
 requests each path has had (shared_store.sh counts the calls a rate limit let through).
 """
 import json
+import math
+import os
+import random
 import socket
 import struct
 import sys
@@ -16,6 +19,18 @@ from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 DELAY = float(sys.argv[1]) if len(sys.argv) > 1 else 0.2
+
+
+def jitter_setting():
+    """JITTER=0.2 spreads each answer's delay evenly over DELAY * (1 ± 0.2), as real providers vary."""
+    try:
+        value = float(os.environ.get("JITTER", "0") or 0)
+    except ValueError:
+        sys.exit("JITTER must be a number from 0 to 1")
+    return min(max(value, 0.0), 1.0) if math.isfinite(value) else 0.0
+
+
+JITTER = jitter_setting()
 SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux
 
 
@@ -87,7 +102,8 @@ class Handler(BaseHTTPRequestHandler):
         with COUNTS_LOCK:
             COUNTS[path] += 1
         answer = RESPONSES.get(path, NOT_FOUND)
-        time.sleep(max(0.0, DELAY - (time.time() - self.received)))
+        delay = DELAY * (1 + random.uniform(-JITTER, JITTER)) if JITTER else DELAY
+        time.sleep(max(0.0, delay - (time.time() - self.received)))
         self.wfile.write(answer)
 
     def log_message(self, *args):
