@@ -4,12 +4,23 @@ import NIOConcurrencyHelpers
 public enum Deadline {
     /// Runs `operation` in a task of its own and returns its result, or throws `.timeout` when `limit`
     /// passes first — cancelling the task at once rather than waiting for it to wind down.
+    ///
+    /// The task starts at once, on the calling thread, and runs there until it first suspends: a
+    /// provider call sends its request before any work already queued runs, however busy the
+    /// threads are (issue 30). The deadline cannot stop that synchronous start, as it could not stop
+    /// any synchronous code; it covers everything from the first suspension on.
     public static func race<T: Sendable>(
         _ limit: Duration, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let gate = Gate<T>()
-        let work = Task {
+        let body: @Sendable () async -> Void = {
             do { gate.finish(.success(try await operation())) } catch { gate.finish(.failure(error)) }
+        }
+        let work: Task<Void, Never>
+        if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+            work = Task.immediate(operation: body)
+        } else {
+            work = Task(operation: body)
         }
         // A timer, not a sleeping task: a cancelled `Task.sleep` resumes at once, but its timer stays
         // queued until the time it named, holding the task's memory. With a request deadline of 60 s a

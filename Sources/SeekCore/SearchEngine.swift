@@ -272,16 +272,28 @@ public struct SearchEngine: Sendable {
 
     /// The generic fan-out: each provider's value or typed failure, with its elapsed time, in provider order.
     /// `timeout` overrides every provider's own (tuning, then descriptor default).
+    ///
+    /// Each call starts at once, on this thread, and sends its request before anything queued runs;
+    /// it goes on below the caller's priority (`callPriority`). So under load, parsing and storing a
+    /// burst of answers never holds up the calls of searches that arrive meanwhile. When it did, those
+    /// calls went out together and their answers came back together: the queue never drained
+    /// (issue 30: BENCHMARKS.md, eighth session).
     public func collect<Value: Sendable>(
         _ providers: [any SearchProvider], timeout: Duration?,
         _ operation: @escaping @Sendable (any SearchProvider) async throws -> Value,
         onAnswer: @escaping @Sendable (ProviderAnswer<Value>) async -> Void = { _ in }
     ) async -> [ProviderAnswer<Value>] {
-        await withTaskGroup(of: (Int, ProviderAnswer<Value>).self) { group in
+        let priority = Self.callPriority(below: Task.currentPriority)
+        return await withTaskGroup(of: (Int, ProviderAnswer<Value>).self) { group in
             for (index, provider) in providers.enumerated() {
                 let limit = self.timeout(for: provider, override: timeout)
-                group.addTask {
+                let call: @Sendable () async -> (Int, ProviderAnswer<Value>) = {
                     (index, await Self.call(provider, timeout: limit, operation))
+                }
+                if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+                    group.addImmediateTask(priority: priority, operation: call)
+                } else {
+                    group.addTask(priority: priority, operation: call)
                 }
             }
             var answers: [(Int, ProviderAnswer<Value>)] = []
@@ -291,6 +303,13 @@ public struct SearchEngine: Sendable {
             }
             return answers.sorted { $0.0 < $1.0 }.map(\.1)
         }
+    }
+
+    /// The priority provider calls of a fan-out run at: `.low`, or the caller's when that is lower
+    /// already. Below the caller's, what follows an answer waits for the work of accepting searches
+    /// (on Linux, each priority has threads of its own), never the other way round.
+    package static func callPriority(below caller: TaskPriority) -> TaskPriority {
+        min(caller, .low)
     }
 
     static func call<Value: Sendable>(

@@ -36,6 +36,8 @@ public struct ProviderDescriptor: Sendable, Hashable {
 ///
 /// Every call carries the caller's `CallOptions` (a content rating, say): a provider reads what
 /// concerns it and ignores the rest. Middleware (cache, resilience) wraps calls, never providers.
+/// A fan-out starts each call on the engine's thread and runs it there until the call first waits:
+/// do nothing slow before the first `await` (`SearchEngine.collect`).
 public protocol SearchProvider: Sendable {
     var descriptor: ProviderDescriptor { get }
     /// False when a required key is missing: the provider is then `skipped`, not called.
