@@ -19,7 +19,7 @@ public struct ImageCacheConfiguration: Sendable, Hashable {
     public var maxImageBytes: Int
 
     public static let defaultTimeToLive: TimeInterval = 7 * 86_400
-    /// 8 MB (some 300 covers): with the response cache's 10 MB, a long-running server stays near
+    /// 8 MB (some 300 covers): with the response cache's 8 MB, a long-running server stays under
     /// 90 MiB (issue 30); the disk tier holds the rest.
     public static let defaultMemoryLimitMB = 8
     public static let defaultDiskLimitMB = 256

@@ -290,10 +290,11 @@ public final class ResponseMemory: Sendable {
         var storedAt: Date
     }
 
-    /// The default byte limit: room for about 100 three-provider searches of 20 results decoded,
-    /// within a long-running server's 90 MiB (issue 30: 12 MB left 88.9–90.8 MiB after a minute of
-    /// misses, 10 MB 86.9); the database holds the rest.
-    public static let defaultLimitBytes = 10 * 1024 * 1024
+    /// The default byte limit: room for about 80 three-provider searches of 20 results decoded,
+    /// within a long-running server's 90 MiB (issue 30: after a minute of misses, 12 MB left
+    /// 88.9–90.8 MiB; since misses run at 300/s, 10 MB left 89.6–91.0 and 8 MB 85.0); the database
+    /// holds the rest.
+    public static let defaultLimitBytes = 8 * 1024 * 1024
     /// Memory a decoded answer takes per byte of its stored JSON (rounded up).
     public static let decodedBytesPerJSONByte = 5
 

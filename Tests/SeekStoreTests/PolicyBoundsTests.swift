@@ -59,14 +59,14 @@ struct PolicyBoundsTests {
         }
     }
 
-    @Test("SEEK_CACHE_MEMORY_MB is megabytes over the config file's cache.memoryLimitMB; 0 keeps none; unset is 10 MB")
+    @Test("SEEK_CACHE_MEMORY_MB is megabytes over the config file's cache.memoryLimitMB; 0 keeps none; unset is 8 MB")
     func memoryLimit() throws {
         #expect(try CachePolicy(settings: Settings(environment: ["SEEK_CACHE_MEMORY_MB": "2.5"])).memoryLimitBytes == 2_621_440)
         #expect(try CachePolicy(settings: Settings(environment: ["SEEK_CACHE_MEMORY_MB": "0"])).memoryLimitBytes == 0)
         let file = JSONValue.object(["cache": .object(["memoryLimitMB": .number(3)])])
         #expect(try CachePolicy(settings: Settings(file: file)).memoryLimitBytes == 3 * 1_048_576)
         #expect(try CachePolicy(settings: Settings(environment: ["SEEK_CACHE_MEMORY_MB": "1"], file: file)).memoryLimitBytes == 1_048_576)
-        #expect(try CachePolicy(settings: Settings()).memoryLimitBytes == 10 * 1_048_576)
+        #expect(try CachePolicy(settings: Settings()).memoryLimitBytes == 8 * 1_048_576)
     }
 
     @Test("SEEK_HISTORY_LIMIT of 2^63, 1e300, infinity or NaN is a configuration error",
