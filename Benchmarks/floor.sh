@@ -18,10 +18,7 @@ source "$here/providers.sh"
 (cd "$here/FanoutFloor" && swift build -c release >&2)
 floor_bin="$here/FanoutFloor/.build/release/fanout-floor"
 
-work="$(mktemp -d)"
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
+with_scratch
 hz="$(getconf CLK_TCK)"
 start_providers "$work" "$delay_s"
 

@@ -21,10 +21,7 @@ source "$here/providers.sh"
 
 release_seek
 
-work="$(mktemp -d)"
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
-trap cleanup EXIT
+with_scratch
 
 start_providers "$work" 0
 export HOME="$work/home" XDG_CONFIG_HOME="$work/home/config" NO_COLOR=1

@@ -23,6 +23,14 @@ start_providers() {
     ALADIN_BASE="http://127.0.0.1:$(head -n1 "$dir/port-aladin")"
 }
 
+# with_scratch: makes $work, a temporary folder, and an empty $pids; on exit, every pid in $pids is
+# killed and waited for, and $work removed.
+with_scratch() {
+    work="$(mktemp -d)"
+    pids=()
+    trap 'for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"' EXIT
+}
+
 # CPU ticks (user + system, all threads) of the given pids.
 pid_ticks() {
     local total=0 pid stat rest
