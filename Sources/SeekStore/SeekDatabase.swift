@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GRDB
+import NIOConcurrencyHelpers
 
 /// Seek's user-state database: one SQLite file (`seek.sqlite` under the data directory) in WAL
 /// mode with a busy timeout, so several `seek` processes can read and write it at once.
@@ -117,9 +118,13 @@ public final class SeekDatabase: Sendable {
         return String(describing: error)
     }
 
-    /// The open pool, opened and migrated on first use.
+    /// The open pool, opened and migrated on first use. Once open, it is read under a lock, without
+    /// a hop to the slot's actor: a hop can suspend, and a provider call that suspends before it
+    /// sends its request sends it only after the answers queued before it (issue 30: a cache look-up
+    /// took 50 ms under load).
     private func writer() async throws -> DatabasePool {
-        try await pool.get { try self.openPool() }
+        if let open = pool.open.withLockedValue({ $0 }) { return open }
+        return try await pool.get { try self.openPool() }
     }
 
     private func openPool() throws -> DatabasePool {
@@ -206,11 +211,15 @@ public final class SeekDatabase: Sendable {
 /// a failed opening is tried again by the next use.
 private actor PoolSlot {
     private var opening: Task<DatabasePool, any Error>?
+    /// The pool once its opening succeeded, until it is taken: set and cleared by the actor, read by
+    /// anyone under the lock.
+    nonisolated let open = NIOLockedValueBox<DatabasePool?>(nil)
 
     /// The open pool, if any, handed over to be closed; the slot is empty afterwards.
     func take() async -> DatabasePool? {
         guard let opening else { return nil }
         self.opening = nil
+        open.withLockedValue { $0 = nil }
         return try? await opening.value
     }
 
@@ -225,7 +234,10 @@ private actor PoolSlot {
         }
         opening = task
         do {
-            return try await task.value
+            let pool = try await task.value
+            // Unless it was taken meanwhile, to be closed.
+            if opening == task { self.open.withLockedValue { $0 = pool } }
+            return pool
         } catch {
             if opening == task { opening = nil }
             throw error

@@ -1,62 +1,8 @@
 import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
+import SeekTesting
 import Testing
-
-/// Runs every job on one thread of its own and logs each `enqueue`, so a test can tell what ran on
-/// its caller's thread at once and what was queued to run later.
-private final class OneThreadExecutor: TaskExecutor, @unchecked Sendable {
-    // @unchecked: `jobs` and `running` are read and written only with `condition` locked.
-    private let condition = NSCondition()
-    private var jobs: [UnownedJob] = []
-    private var running = true
-    private let log: NIOLockedValueBox<[String]>
-    private let threadID = NIOLockedValueBox<pthread_t?>(nil)
-
-    init(log: NIOLockedValueBox<[String]>) {
-        self.log = log
-        let thread = Thread { [self] in run() }
-        thread.start()
-        while threadID.withLockedValue({ $0 }) == nil { usleep(100) }
-    }
-
-    /// Whether the calling code runs on this executor's thread.
-    var isCurrentThread: Bool {
-        guard let own = threadID.withLockedValue({ $0 }) else { return false }
-        return pthread_equal(own, pthread_self()) != 0
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        log.withLockedValue { $0.append("enqueue") }
-        let job = UnownedJob(job)
-        condition.lock()
-        jobs.append(job)
-        condition.signal()
-        condition.unlock()
-    }
-
-    func stop() {
-        condition.lock()
-        running = false
-        condition.signal()
-        condition.unlock()
-    }
-
-    private func run() {
-        threadID.withLockedValue { $0 = pthread_self() }
-        while true {
-            condition.lock()
-            while jobs.isEmpty, running { condition.wait() }
-            guard !jobs.isEmpty else {
-                condition.unlock()
-                return
-            }
-            let job = jobs.removeFirst()
-            condition.unlock()
-            job.runSynchronously(on: asUnownedTaskExecutor())
-        }
-    }
-}
 
 @Suite("Fan-out scheduling: calls go out at once, answers are handled below the caller's priority")
 struct FanOutSchedulingTests {
@@ -66,7 +12,7 @@ struct FanOutSchedulingTests {
 
     @Test("a race starts its work on the calling thread, before the caller waits for anything")
     func raceStartsOnCallersThread() async throws {
-        let executor = OneThreadExecutor(log: NIOLockedValueBox([]))
+        let executor = OneThreadExecutor()
         defer { executor.stop() }
         let started = try await withTaskExecutorPreference(executor) {
             try await Deadline.race(.seconds(60)) { executor.isCurrentThread }
@@ -77,7 +23,7 @@ struct FanOutSchedulingTests {
     @Test("each provider call starts before the fan-out queues anything, in provider order")
     func callsStartBeforeAnythingIsQueued() async throws {
         let log = NIOLockedValueBox<[String]>([])
-        let executor = OneThreadExecutor(log: log)
+        let executor = OneThreadExecutor { log.withLockedValue { $0.append("enqueue") } }
         defer { executor.stop() }
         let engine = try engine(["a", "b", "c"])
         let onCallersThread = await withTaskExecutorPreference(executor) {

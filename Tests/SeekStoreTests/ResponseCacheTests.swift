@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import SeekKit
 import SeekLoopback
 import SeekStore
+import SeekTesting
 import Testing
 
 @Suite("Response cache store")
@@ -23,6 +24,26 @@ struct ResponseCacheTests {
         try await cache.store(entry("a", at: 2_000))
         #expect(try await cache.entry(forKey: "a")?.storedAt == Date(timeIntervalSince1970: 2_000))
         #expect(try await cache.entry(forKey: "b") == nil)
+    }
+
+    @Test("a look-up in an open database runs on the caller's thread without suspending")
+    func lookupDoesNotSuspend() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let cache = SQLiteResponseCache(database: store.database)
+        try await cache.store(entry("a", at: 1_000))
+        let queued = NIOLockedValueBox(0)
+        let executor = OneThreadExecutor { queued.withLockedValue { $0 += 1 } }
+        defer { executor.stop() }
+        // A provider call's look-up comes before its request: a suspension there would send the
+        // request only after the work queued meanwhile (issue 30).
+        let (found, queuedDuringLookUp) = try await withTaskExecutorPreference(executor) {
+            let before = queued.withLockedValue { $0 }
+            let found = try await cache.entry(forKey: "a")
+            return (found, queued.withLockedValue { $0 } - before)
+        }
+        #expect(found == entry("a", at: 1_000))
+        #expect(queuedDuringLookUp == 0)
     }
 
     @Test("a look-up is answered while another connection holds the writer, without its uncommitted change")
