@@ -92,7 +92,7 @@ public struct TrustedProxies: Sendable, Hashable {
     /// Parses `127.0.0.1, 10.0.0.0/8, ::1, fd00::/8`; a mistake is a configuration error naming it.
     public init(parsing text: String) throws {
         var ranges: [Range] = []
-        for part in text.split(separator: ",") {
+        for part in text.fields(separatedBy: ",") {
             let entry = part.trimmingCharacters(in: .whitespaces)
             guard !entry.isEmpty else { continue }
             let pieces = entry.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
@@ -155,7 +155,9 @@ public struct TrustedProxies: Sendable, Hashable {
     static func entries(_ values: [String]) -> [Substring] {
         var entries: [Substring] = []
         for value in values {
-            for entry in value.split(separator: ",") {
+            // Split on scalars: a character that joins the next (U+0600) must not hide the `,` after it,
+            // or a client's own entry would swallow the address its proxy appended.
+            for entry in value.fields(separatedBy: ",") {
                 let trimmed = entry.trimmingCharacters(in: .whitespaces)
                 if !trimmed.isEmpty { entries.append(Substring(trimmed)) }
             }

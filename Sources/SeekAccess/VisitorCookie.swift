@@ -83,18 +83,18 @@ public struct VisitorCookies: Sendable {
     public func visitor(fromCookieHeaders headers: [String], now: Date = Date()) -> Visitor? {
         var examined = 0
         for header in headers {
-            for pair in header.split(separator: ";") {
+            // Split on scalars: a character that joins the next (U+0600) must not hide the `;` after it.
+            for pair in header.fields(separatedBy: ";") {
                 examined += 1
                 // A request stuffed with cookies is read only so far.
                 guard examined <= 64 else { return nil }
-                let trimmed = pair.drop(while: { $0 == " " || $0 == "\t" })
-                guard let equals = trimmed.firstIndex(of: "="), trimmed[..<equals].trimmingCharacters(in: .whitespaces) == Self.name else {
-                    continue
-                }
-                var value = trimmed[trimmed.index(after: equals)...]
-                while value.last == " " || value.last == "\t" { value = value.dropLast() }
-                if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = value.dropFirst().dropLast() }
-                if let visitor = visitor(fromValue: value, now: now) { return visitor }
+                let parts = pair.fields(separatedBy: "=", maxSplits: 1, keepingEmpty: true)
+                guard parts.count == 2, parts[0].trimmed() == Self.name else { continue }
+                var value = parts[1].unicodeScalars
+                while let first = value.first, first == " " || first == "\t" { value = value.dropFirst() }
+                while let last = value.last, last == " " || last == "\t" { value = value.dropLast() }
+                if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
+                if let visitor = visitor(fromValue: Substring(value), now: now) { return visitor }
             }
         }
         return nil

@@ -32,6 +32,16 @@ extension StringProtocol {
         return String(Substring(scalars[start...end]))
     }
 
+    /// The pieces between each `separator`, found on Unicode scalars, not Characters: header, cookie
+    /// and query syntax is bytes, and a character that joins the next one (U+0600, a prepended
+    /// concatenation mark) must not hide a `;` or `,` after it (`"a\u{600};b".split(separator: ";")`
+    /// is one piece). Empty pieces are dropped unless `keepingEmpty`.
+    public func fields(separatedBy separator: Unicode.Scalar, maxSplits: Int = .max, keepingEmpty: Bool = false) -> [Substring] {
+        Substring(self).unicodeScalars
+            .split(separator: separator, maxSplits: maxSplits, omittingEmptySubsequences: !keepingEmpty)
+            .map(Substring.init)
+    }
+
     /// The text with every occurrence of `target` replaced by `replacement`, matched on UTF-8 code
     /// units like Foundation's `replacingOccurrences(of:with:)` (so the `\n` of a `\r\n` matches too).
     /// Text without an occurrence comes back as it is, nothing built.

@@ -92,8 +92,8 @@ public struct RecordedRequest: Sendable {
     /// The first value of a query parameter (percent-decoded, `+` read as a space).
     public func queryValue(_ name: String) -> String? {
         guard let query else { return nil }
-        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        for pair in query.fields(separatedBy: "&") {
+            let parts = pair.fields(separatedBy: "=", maxSplits: 1, keepingEmpty: true)
             guard let rawKey = parts.first else { continue }
             let key = Self.decode(rawKey)
             if key == name {

@@ -53,8 +53,8 @@ public struct DemoMode: Sendable {
     /// A request's query parameters, decoded (`+` is a space); the first of a repeated name.
     static func query(of request: RecordedRequest) -> [String: String] {
         var values: [String: String] = [:]
-        for pair in (request.query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
-            let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        for pair in (request.query ?? "").fields(separatedBy: "&") {
+            let name = pair.fields(separatedBy: "=", maxSplits: 1, keepingEmpty: true).first.map(String.init) ?? ""
             let decoded = name.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? name
             if values[decoded] == nil, let value = request.queryValue(decoded) { values[decoded] = value }
         }

@@ -178,7 +178,7 @@ struct APIRoutes: Sendable {
             var headers = HTTPFields()
             headers[.eTag] = tag
             headers[.cacheControl] = "public, max-age=86400"
-            if let asked = request.headers[.ifNoneMatch], asked.split(separator: ",").contains(where: { $0.trimmed() == tag || $0.trimmed() == "*" }) {
+            if let asked = request.headers[.ifNoneMatch], asked.fields(separatedBy: ",").contains(where: { $0.trimmed() == tag || $0.trimmed() == "*" }) {
                 return Response(status: .notModified, headers: headers)
             }
             headers[.contentType] = image.format.mimeType

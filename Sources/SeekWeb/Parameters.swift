@@ -18,8 +18,9 @@ struct Parameters {
 
     init(query: String) {
         var values: [String: String] = [:]
-        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        // Split on scalars: a raw character that joins the next (U+0600) must not hide a `&` or `=`.
+        for pair in query.fields(separatedBy: "&") {
+            let parts = pair.fields(separatedBy: "=", maxSplits: 1, keepingEmpty: true)
             guard let rawName = parts.first else { continue }
             let name = Self.decode(rawName)
             let value = parts.count > 1 ? Self.decode(parts[1]) : ""

@@ -21,6 +21,22 @@ struct VisitorCookieTests {
         #expect(visitor.id.count == 22)
     }
 
+    @Test("a cookie after a pair that ends in a character joining the next (U+0600) is still found", arguments: [
+        "theme=dark\u{600}; ", "\u{600}; ", "a=\u{110BD};", "x=\u{600}\u{600};\t",
+    ])
+    func cookieAfterJoiningCharacter(_ before: String) {
+        let visitor = cookies.newVisitor()
+        #expect(cookies.visitor(fromCookieHeaders: [before + "seek_visitor=\(cookies.value(for: visitor))"]) == visitor)
+    }
+
+    @Test("a cookie value quoted or padded with spaces and tabs reads as the bare value")
+    func quotedAndPadded() {
+        let visitor = cookies.newVisitor()
+        let value = cookies.value(for: visitor)
+        #expect(cookies.visitor(fromCookieHeaders: ["a=1;  seek_visitor = \t\"\(value)\" \t; b=2"]) == visitor)
+        #expect(cookies.visitor(fromCookieHeaders: ["seek_visitor=\"\(value)"]) == nil)
+    }
+
     @Test("two new visitors never share an id")
     func distinctIDs() {
         let ids = Set((0..<1000).map { _ in cookies.newVisitor().id })
@@ -113,6 +129,12 @@ struct ClientAddressTests {
         // A client that sends its own X-Forwarded-For only adds entries on the left.
         let client = nginx.client(connectingFrom: loopback, forwardedFor: ["6.6.6.6, 203.0.113.7", "10.1.2.3"])
         #expect(client == "203.0.113.7")
+    }
+
+    @Test("a client's entry ending in a character that joins the next (U+0600) does not swallow the address its proxy appended")
+    func joiningCharacterBeforeComma() {
+        #expect(nginx.client(connectingFrom: loopback, forwardedFor: ["6.6.6.6\u{600}, 203.0.113.7"]) == "203.0.113.7")
+        #expect(nginx.client(connectingFrom: loopback, forwardedFor: ["x\u{600},203.0.113.7", "10.1.2.3"]) == "203.0.113.7")
     }
 
     @Test("when every entry is a trusted proxy the left-most is the client")

@@ -32,6 +32,18 @@ struct TextTests {
         #expect(text.dropFirst().dropLast().trimmed() == "inner")
     }
 
+    @Test("fields split on scalars, so a character that joins the next hides no separator")
+    func fieldsOnScalars() {
+        #expect("a\u{600};b".split(separator: ";").count == 1)  // why: Characters would join the two
+        #expect("a\u{600};b".fields(separatedBy: ";") == ["a\u{600}", "b"])
+        #expect("e\u{301},x".fields(separatedBy: ",") == ["e\u{301}", "x"])
+        #expect(";a;;b;".fields(separatedBy: ";") == ["a", "b"])
+        #expect(";a;;b;".fields(separatedBy: ";", keepingEmpty: true) == ["", "a", "", "b", ""])
+        #expect("k=v=w".fields(separatedBy: "=", maxSplits: 1) == ["k", "v=w"])
+        #expect("".fields(separatedBy: ";").isEmpty)
+        #expect("한강;🏳️‍🌈".fields(separatedBy: ";") == ["한강", "🏳️‍🌈"])
+    }
+
     @Test("replacingAll replaces every occurrence, longer targets and non-ASCII included")
     func replacing() {
         #expect("a+b+c".replacingAll("+", with: "%2B") == "a%2Bb%2Bc")

@@ -23,4 +23,12 @@ struct ParametersTests {
         #expect(parameters.values["explain"] == "")
         #expect(parameters.values["limit"] == "5")
     }
+
+    @Test("a raw character that joins the next (U+0600) hides no & or = after it")
+    func joiningCharacterBeforeSeparator() {
+        let parameters = Parameters(query: "q=a\u{600}&providers=giphy&x\u{600}=1")
+        #expect(parameters.values["q"] == "a\u{600}")
+        #expect(parameters.values["providers"] == "giphy")
+        #expect(parameters.values["x\u{600}"] == "1")
+    }
 }

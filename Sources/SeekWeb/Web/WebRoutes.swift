@@ -258,8 +258,8 @@ struct FormFields: Sendable {
         let body = try await request.collectBody(upTo: 4096)
         let text = String(buffer: body)
         var fields: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        for pair in text.fields(separatedBy: "&") {
+            let parts = pair.fields(separatedBy: "=", maxSplits: 1, keepingEmpty: true)
             guard let first = parts.first else { continue }
             let name = Self.decode(first)
             if fields[name] == nil { fields[name] = parts.count > 1 ? Self.decode(parts[1]) : "" }
