@@ -267,7 +267,7 @@ public final class ImageCache: ImageStore {
     }
 
     private func storedCounters() -> ImageCacheCounters {
-        guard let persisted, let url = persisted.url, FileManager.default.fileExists(atPath: url.path) else {
+        guard let persisted, let path = persisted.path, FileManager.default.fileExists(atPath: path) else {
             return ImageCacheCounters()
         }
         return persisted.read()

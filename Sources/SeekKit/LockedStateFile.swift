@@ -28,21 +28,27 @@ import SeekCore
 /// processes still see the file's. The next update whose write succeeds stores it and leaves memory.
 /// A file that does not decode (written by hand, or by something else) reads as the empty state.
 package struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable {
-    /// Where the state lives; nil keeps it in process memory only.
-    package let url: URL?
+    /// The file's path; nil keeps the state in process memory only.
+    package let path: String?
     private let memoryName: String?
     private let empty: State
 
     /// State kept in the file at `url` (its directory is created on first use).
     package init(url: URL, empty: State) {
-        self.url = url
+        self.init(path: url.path, empty: empty)
+    }
+
+    /// State kept in the file at `path`: for callers that name a file per call (a breaker's admit and
+    /// record), as making a file `URL` cost more than the stat(2) that usually follows.
+    package init(path: String, empty: State) {
+        self.path = path
         self.memoryName = nil
         self.empty = empty
     }
 
     /// State kept only in this process's memory, shared by every instance with the same `name`.
     package init(inMemory name: String, empty: State) {
-        self.url = nil
+        self.path = nil
         self.memoryName = name
         self.empty = empty
     }
@@ -51,15 +57,15 @@ package struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable 
     /// then, as standardising a file URL costs more than the file access it stands in for.
     private var memoryKey: String {
         if let memoryName { return "memory:" + memoryName }
-        return url?.standardizedFileURL.path ?? ""
+        return path.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? ""
     }
 
     /// The current state; a missing or unreadable file reads as the empty state (or as the state this
     /// process keeps in memory after the file could not be written).
     package func read() -> State {
-        guard let url else { return memoryState() }
+        guard let path else { return memoryState() }
         if let kept = fallback() { return decode(kept) }
-        return StateFileIO.contents(of: url.path).map(decode) ?? empty
+        return StateFileIO.contents(of: path).map(decode) ?? empty
     }
 
     /// Applies `change` to the state under an exclusive lock and stores the result; returns what `change` returns.
@@ -67,8 +73,8 @@ package struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable 
     /// it may run twice (once on the empty state without the lock, see below).
     @discardableResult
     package func update<T: Sendable>(_ change: (inout State) -> T) -> T {
-        guard let url else { return updateInMemory(change) }
-        let paths = StateFilePaths(url.path)
+        guard let path else { return updateInMemory(change) }
+        let paths = StateFilePaths(path)
         // Most updates find the empty state and leave it so (a closed breaker admits a call and records
         // its success): one stat(2) tells, with no lock taken and nothing written. Replacement is atomic,
         // so the empty file seen is what the lock would have shown at that moment.
@@ -114,7 +120,7 @@ package struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable 
     package func reset() {
         let empty = self.empty
         update { $0 = empty }
-        if url == nil { memoryStore.withLockedValue { $0[memoryKey] = nil } }
+        if path == nil { memoryStore.withLockedValue { $0[memoryKey] = nil } }
     }
 
     // MARK: Plumbing
@@ -135,7 +141,7 @@ package struct LockedStateFile<State: Codable & Sendable & Equatable>: Sendable 
     private func updateInMemory<T>(_ change: (inout State) -> T, initial: () -> State? = { nil }) -> T {
         let key = memoryKey
         let empty = self.empty
-        return (url == nil ? memoryStore : fallbackStore).withLockedValue { store in
+        return (path == nil ? memoryStore : fallbackStore).withLockedValue { store in
             var state = store[key].map(decode) ?? initial() ?? empty
             let result = change(&state)
             store[key] = try? Self.encoder.encode(state)

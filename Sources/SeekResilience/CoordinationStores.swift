@@ -28,10 +28,13 @@ public protocol RateLimitStore: Sendable {
 public struct FileBreakerStore: BreakerStore {
     public let directory: URL?
     public let clock: ResilienceClock
+    /// `directory`'s path, worked out once: each provider call names its breaker's file twice.
+    private let directoryPath: String?
 
     public init(directory: URL?, clock: ResilienceClock = .system) {
         self.directory = directory
         self.clock = clock
+        directoryPath = directory?.path
     }
 
     public func admit(_ key: String, policy: BreakerPolicy) async -> BreakerDecision {
@@ -59,8 +62,8 @@ public struct FileBreakerStore: BreakerStore {
 
     /// The state file of breaker `key`: its name made safe for a file system.
     package func file(_ key: String) -> LockedStateFile<BreakerState> {
-        guard let directory else { return LockedStateFile(inMemory: "breaker/" + key, empty: BreakerState()) }
-        return LockedStateFile(url: directory.appendingPathComponent(Self.fileName(key)), empty: BreakerState())
+        guard let directoryPath else { return LockedStateFile(inMemory: "breaker/" + key, empty: BreakerState()) }
+        return LockedStateFile(path: directoryPath + "/" + Self.fileName(key), empty: BreakerState())
     }
 
     package static func fileName(_ key: String) -> String {
@@ -86,10 +89,13 @@ public struct FileBreakerStore: BreakerStore {
 public struct FileRateLimitStore: RateLimitStore {
     public let directory: URL?
     public let clock: ResilienceClock
+    /// `directory`'s path, worked out once: each rate-limited request names its bucket's file.
+    private let directoryPath: String?
 
     public init(directory: URL?, clock: ResilienceClock = .system) {
         self.directory = directory
         self.clock = clock
+        directoryPath = directory?.path
     }
 
     public func reserve(_ key: String, limit: RateLimit, maxWait: Double) async -> TokenBucketState.Reservation {
@@ -100,9 +106,9 @@ public struct FileRateLimitStore: RateLimitStore {
     /// The bucket of `key`: a locked file, or process memory without a directory.
     package func bucket(_ key: String, limit: RateLimit) -> LockedStateFile<TokenBucketState> {
         let empty = TokenBucketState(tokens: limit.burst, updatedAt: Date(timeIntervalSince1970: 0))
-        guard let directory else { return LockedStateFile(inMemory: "ratelimit/" + key, empty: empty) }
+        guard let directoryPath else { return LockedStateFile(inMemory: "ratelimit/" + key, empty: empty) }
         let name = String(key.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" })
-        return LockedStateFile(url: directory.appendingPathComponent(name + ".json"), empty: empty)
+        return LockedStateFile(path: directoryPath + "/" + name + ".json", empty: empty)
     }
 }
 

@@ -202,7 +202,7 @@ extension SeekSession {
         let raw = requested ?? settings.string("SEEK_PROVIDERS") ?? settings.file["defaultProviders"]?.arrayValue?
             .compactMap(\.stringValue).joined(separator: ",")
         guard let raw, !raw.isEmpty else { return ProviderSelection(ids: nil, explicit: false) }
-        let ids = raw.split(separator: ",").map { $0.trimmed().lowercased() }.filter { !$0.isEmpty }
+        let ids = raw.fields(separatedBy: ",").map { $0.trimmed().lowercased() }.filter { !$0.isEmpty }
         for id in ids where registry.provider(id) == nil { throw unknownProvider(id) }
         return ProviderSelection(ids: ids.isEmpty ? nil : ids, explicit: !ids.isEmpty)
     }

@@ -139,7 +139,7 @@ struct WebRoutes: Sendable {
         { request, context in
             let parameters = Parameters(request)
             let (id, options) = try session.checked(try parameters.itemQuery(context.parameters.get("id")))
-            let others = (parameters.text("also") ?? "").split(separator: ",").prefix(8)
+            let others = (parameters.text("also") ?? "").fields(separatedBy: ",").prefix(8)
                 .compactMap { ItemID(parsing: String($0)) }
                 .filter { $0 != id && session.registry.provider($0.provider) != nil }
             let first = try await session.engine.detail(id, options: options)
