@@ -167,11 +167,13 @@ let package = Package(
             name: "SeekRuntime",
             dependencies: [
                 "SeekCore", "SeekKit", "SeekHTTPClient", "SeekResilience", "SeekLoopback", "SeekImageCache", "SeekStore",
-                "SeekPostgres", "OpenLibraryProvider", "GiphyProvider", "AladinProvider", "DeclaredProvider", nioLocks,
+                "SeekPostgres", "OpenLibraryProvider", "GiphyProvider", "AladinProvider", "DeclaredProvider", "CMallocArenas", nioLocks,
             ],
             swiftSettings: strictSettings,
             plugins: ["EmbedFiles"]
         ),
+        // glibc's mallopt(M_ARENA_MAX), which Swift's Glibc module does not declare (AllocatorArenas).
+        .target(name: "CMallocArenas"),
         // Who a request comes from and what it may do, for a public instance: signed visitor cookies,
         // client addresses behind trusted proxies, same-origin writes. Small, so Fuzz/ links it alone.
         .target(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SeekCLI
 import SeekKit
+import SeekRuntime
 
 /// `seek` with the long-lived hosts linked in: every command of `seek`, with `serve` and `mcp`
 /// running in this process.
@@ -19,6 +20,8 @@ public enum SeekHostsMain {
             print(SeekBuild.marker)
             exit(0)
         }
+        // A server runs for days: bound the allocator's arenas before its threads start.
+        AllocatorArenas.bound()
         await SeekMain.main(root: SeekWithHostsCommand.self, extraProviders: extraProviders)
     }
 }
