@@ -10,7 +10,8 @@
 #
 # Usage: Benchmarks/serve.sh          (builds the release `seek` and `seek-hosts` first)
 # Env:   SEEK_BIN=/path/to/seek skips the build; DELAY_MS (200); WRK_SECONDS (10); LOAD_SECONDS (60);
-#        LATENCY_ONLY=1 stops after the three latency lines; SKIP_RSS=1 skips the long runs;
+#        LATENCY_ONLY=1 stops after the three latency lines; SKIP_RSS=1 skips the long runs; RSS_ONLY=1
+#        runs only them, RSS_MODES ("miss cached") which; MALLOC_ARENA_MAX=N overrides seek's arena limit;
 #        SEEK_SERVE_ARGS adds arguments to `seek serve`.
 set -euo pipefail
 
@@ -53,10 +54,21 @@ search="$url/api/v1/search?providers=openlibrary,giphy,aladin&q=harbor"
 miss="$search&no_cache=true"
 direct="$OL_BASE/ol/search.json?q=harbor"
 
+# glibc's malloc arenas in use: the main one and each 64 MiB-aligned anonymous heap.
+arenas() {
+    python3 -c '
+import sys
+heaps = sum(1 for line in open(sys.argv[1]) if len(line.split()) < 6 and line.split()[1].startswith("rw")
+            and int(line.split("-")[0], 16) % (64 << 20) == 0)
+print(heaps + 1)' "/proc/$1/maps"
+}
+
+if [[ -z "${RSS_ONLY:-}" ]]; then
 echo "warm fan-out (/api/v1/search, no cache, 100 requests): $(python3 "$here/serve_latency.py" "$miss" 100)"
 echo "direct call to one provider (100 requests):            $(python3 "$here/serve_latency.py" "$direct" 100)"
 echo "cached query (/api/v1/search, 2000 requests):          $(python3 "$here/serve_latency.py" "$search" 2000 20)"
 if [[ -n "${LATENCY_ONLY:-}" ]]; then exit 0; fi
+fi
 
 # load LABEL CONNECTIONS SECONDS [wrk args…]: one wrk run; prints req/s, p50, p99 and CPU per request.
 load() {
@@ -75,6 +87,7 @@ load() {
                      errors == "" ? "" : "; " errors }' <<< "$out"
 }
 
+if [[ -z "${RSS_ONLY:-}" ]]; then
 # The cached query once more, timed by wrk on one connection: the server's latency without Python's
 # client time (serve_latency.py's figure above includes its own request writing and response parsing).
 load cached 1 "$wrk_seconds" "$search"
@@ -82,13 +95,14 @@ for connections in 16 64; do
     load cached "$connections" "$wrk_seconds" "$search"
     load miss "$connections" "$wrk_seconds" -s "$here/miss.lua" "$search"
 done
+fi
 
 if [[ -n "${SKIP_RSS:-}" ]]; then exit 0; fi
-for mode in miss cached; do
+for mode in ${RSS_MODES:-miss cached}; do
     start_seek
     search="$url/api/v1/search?providers=openlibrary,giphy,aladin&q=harbor"
     echo "RSS of a new server: $(rss_mib "$server") MiB"
     if [[ "$mode" == miss ]]; then load miss 64 "$load_seconds" -s "$here/miss.lua" "$search"
     else load cached 64 "$load_seconds" "$search"; fi
-    echo "RSS after ${load_seconds} s of $mode load at 64 connections: $(rss_mib "$server") MiB"
+    echo "RSS after ${load_seconds} s of $mode load at 64 connections: $(rss_mib "$server") MiB ($(arenas "$server") malloc arenas)"
 done

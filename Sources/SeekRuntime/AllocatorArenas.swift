@@ -3,16 +3,16 @@ import Foundation
 
 /// How many malloc arenas a long-lived host lets glibc make. By default a thread that finds the
 /// arenas busy gets one of its own, up to eight a core, and the memory each arena freed stays
-/// resident: after a minute of misses at 64 connections on two cores, a server held 82–94 MiB in its
-/// default 13 arenas, 82–87 MiB in 4 and 77–79 MiB in 2, for about 0.2 ms more CPU a miss
-/// (BENCHMARKS.md, issue 30). An operator's own `MALLOC_ARENA_MAX` or `glibc.malloc.arena_max`
-/// tunable wins.
+/// resident: after a minute of misses at 64 connections on two cores, a server held 90–96 MiB in
+/// its default 13–14 arenas and 81–87 MiB in 4, for 0.2–0.4 ms more CPU a miss; 2 arenas kept no
+/// less and served cached searches 10 % slower than 4 (BENCHMARKS.md, issue 30). An operator's own
+/// `MALLOC_ARENA_MAX` or `glibc.malloc.arena_max` tunable wins.
 public enum AllocatorArenas {
-    /// The limit a host sets: one arena a processor, at least 2; nil when the environment sets one already.
+    /// The limit a host sets: two arenas a processor; nil when the environment sets one already.
     public static func limit(environment: [String: String], processors: Int) -> Int? {
         if environment["MALLOC_ARENA_MAX"] != nil { return nil }
         if let tunables = environment["GLIBC_TUNABLES"], tunables.contains("glibc.malloc.arena_max") { return nil }
-        return min(max(processors, 2), 1024)
+        return 2 * min(max(processors, 1), 512)
     }
 
     /// Sets `limit` for this process; the limit set, or nil (one set by the environment, or a C library
