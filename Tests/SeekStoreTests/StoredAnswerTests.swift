@@ -90,6 +90,23 @@ struct StoredAnswerTests {
         }
     }
 
+    @Test("items written by hand are the very bytes their encode(to:) writes: full, bare, in pages and in details")
+    func itemsByHandMatchTheirEncodeTo() {
+        let unusual = Item(
+            id: ItemID(provider: "aladin", value: "a:\"b\\c\u{0}"), kind: ItemKind(rawValue: "e\u{1F}book"), title: "\t",
+            subtitle: "", creators: [], year: -0, identifiers: Identifiers(other: [:]),
+            images: [.medium: ImageReference(url: URL(string: "https://x.example/%22q%22")!, size: .medium, height: Int.min)])
+        let values: [any Encodable] = [
+            CachedPage(SearchPage(items: [full, bare, unusual], total: 251, next: "20")), CachedPage(SearchPage(items: [])),
+            StoredAnswerFormat.sample, ItemDetail(item: bare), ItemDetail(item: unusual), [full, bare],
+        ]
+        for value in values {
+            let byHand = StoredAnswerEncoder.encode(value)
+            let generic = StoredAnswerEncoder.encode(value, itemsByHand: false)
+            #expect(byHand == generic, "\(String(decoding: byHand, as: UTF8.self))\n\(String(decoding: generic, as: UTF8.self))")
+        }
+    }
+
     @Test("a value the streaming writer does not handle (a Date) is written by JSONEncoder instead, and reads back")
     func unsupportedShapeFallsBack() throws {
         struct Dated: Codable, Equatable { var at: Date }
