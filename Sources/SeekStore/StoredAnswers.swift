@@ -63,9 +63,9 @@ enum StoredAnswerFormat {
 /// `Encodable` values as JSON in one pass, straight to bytes: the layout `JSONEncoder` writes (URLs
 /// as absolute strings, nil optionals left out, a dictionary with non-string keys as an array of
 /// alternating keys and values), without the value tree it builds first: `JSONEncoder` took a quarter
-/// of a busy server's CPU encoding answers to store (issue 30); this takes 3.6 times less, 2.5 times
-/// the old hand-written layout (BENCHMARKS.md, issue 29). A shape it does not handle (nested
-/// containers, `Date`, `Data`, a non-finite number) is encoded by `JSONEncoder` instead.
+/// of a busy server's CPU encoding answers to store (issue 30); this takes a twelfth of its time,
+/// with items written by hand (`Output.item`; BENCHMARKS.md, issues 29 and 30). A shape it does not
+/// handle (nested containers, `Date`, `Data`, a non-finite number) is encoded by `JSONEncoder` instead.
 enum StoredAnswerEncoder {
     /// - Parameter itemsByHand: write each `Item` with `Output.item` (the default) rather than through its
     ///   `encode(to:)`; the same bytes, which the tests compare.
@@ -322,21 +322,6 @@ private final class StreamingEncoder: Encoder {
             output.pointee.string(url.absoluteString)
         } else if Value.self == Int.self, let number = value as? Int {
             output.pointee.integer(number)
-        } else if Value.self == [ImageSize: ImageReference].self, let images = value as? [ImageSize: ImageReference] {
-            // What `Dictionary.encode(to:)` writes for keys that are neither strings nor integers (an
-            // array of alternating keys and values, in the dictionary's order), without its generic
-            // dispatch: every item has one, and that dispatch was a third of encoding it (issue 30).
-            let outer = output.pointee.valueDepth
-            output.pointee.valueDepth = output.pointee.closers.count
-            output.pointee.open(UInt8(ascii: "["), UInt8(ascii: "]"), depth: output.pointee.valueDepth)
-            for (size, image) in images {
-                output.pointee.beginMember()
-                output.pointee.string(size.rawValue)
-                output.pointee.beginMember()
-                try encodeValue(image)
-            }
-            output.pointee.close(to: output.pointee.valueDepth)
-            output.pointee.valueDepth = outer
         } else if Value.self == Date.self || Value.self == Data.self || Value.self == Decimal.self {
             output.pointee.unsupported = true
         } else {
