@@ -94,9 +94,11 @@ private struct Output {
 
     init() { bytes.reserveCapacity(8192) }
 
+    /// A string with quotes, backslashes and control characters escaped in `JSONEncoder`'s forms.
     mutating func string(_ string: String) {
-        var string = string
-        string.withUTF8 { write(string: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        write(escaped: string)
+        bytes.append(UInt8(ascii: "\""))
     }
 
     mutating func integer(_ number: some BinaryInteger) {
@@ -147,21 +149,14 @@ private struct Output {
         bytes.append(UInt8(ascii: ":"))
     }
 
-    /// A string with quotes, backslashes and control characters escaped in `JSONEncoder`'s forms; runs
-    /// without anything to escape (found as `JSONWriter` finds them) are copied whole.
-    mutating func write(string utf8: UnsafeBufferPointer<UInt8>) {
-        bytes.append(UInt8(ascii: "\""))
-        write(escaped: utf8)
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    /// `string`'s escaped characters, without quotes.
+    /// `string`'s characters escaped, without quotes; runs without anything to escape (found as
+    /// `JSONWriter` finds them) are copied whole.
     mutating func write(escaped string: String) {
         var string = string
         string.withUTF8 { write(escaped: $0) }
     }
 
-    mutating func write(escaped utf8: UnsafeBufferPointer<UInt8>) {
+    private mutating func write(escaped utf8: UnsafeBufferPointer<UInt8>) {
         var start = 0
         while true {
             let index = JSONWriter.nextEscapable(in: utf8, from: start)
