@@ -54,6 +54,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1"
 selected=("$@")
 failed=()
 summary=()
+details=()
 work="$(mktemp -d "${TMPDIR:-/tmp}/seek-fuzz.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
@@ -86,12 +87,16 @@ for entry in "${all_targets[@]}"; do
   if [ "$status" -ne 0 ] || [ -n "$new" ]; then
     line="$line — FAILED (exit $status)"
     failed+=("$name")
-    grep -E "^(==[0-9]+==ERROR|SUMMARY|Fatal error|fuzz invariant failed|ALARM|==[0-9]+== ERROR: libFuzzer)" "$log" | head -5
+    # What went wrong, kept for the summary too: a CI log is often read from its end only.
+    why="$(grep -E "^(==[0-9]+==ERROR|SUMMARY|Fatal error|fuzz invariant failed|ALARM|==[0-9]+== ERROR: libFuzzer|    #[0-9] )" "$log" | head -8)"
     for file in $new; do
-      echo "   kept the input: $artifacts/$name/$file"
-      echo "   reproduce: $bin/$name $artifacts/$name/$file"
+      why="$why"$'\n'"   kept the input: $artifacts/$name/$file"$'\n'"   reproduce: $bin/$name $artifacts/$name/$file"
+      # The input itself, so that a finding on a machine whose files are gone can still be replayed.
+      why="$why"$'\n'"   input (base64): $(head -c 3000 "$artifacts/$name/$file" | base64 -w0)"
     done
-    [ -n "$new" ] || tail -20 "$log"
+    [ -n "$new" ] || why="$why"$'\n'"$(tail -15 "$log")"
+    echo "$why"
+    details+=("== $name failed:"$'\n'"$why")
   fi
   echo "$line"
   summary+=("$line")
@@ -100,6 +105,7 @@ done
 echo "== summary"
 for line in "${summary[@]}"; do echo "$line"; done
 if [ ${#failed[@]} -gt 0 ]; then
+  for detail in "${details[@]}"; do echo "$detail"; done
   echo "FAILED: ${failed[*]}"
   echo "fuzz: $((${#summary[@]} - ${#failed[@]})) passed, ${#failed[@]} failed"
   exit 1
