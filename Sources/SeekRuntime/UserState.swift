@@ -11,7 +11,8 @@ import SeekStore
 /// `SEEK_DATABASE_URL` is set, in PostgreSQL, shared by every instance and host.
 ///
 /// Settings: `SEEK_SEARCH_CACHE_TTL` / `SEEK_DETAIL_CACHE_TTL` (seconds, or `cache.searchTTL` /
-/// `cache.detailTTL`), `SEEK_CACHE_MAX_STALE_DAYS` (or `cache.maxStaleDays`), `SEEK_NO_CACHE=1`
+/// `cache.detailTTL`), `SEEK_CACHE_MAX_STALE_DAYS` (or `cache.maxStaleDays`), `SEEK_CACHE_DISK_MB` (or
+/// `cache.diskLimitMB`), `SEEK_NO_CACHE=1`
 /// (never read the cache, whatever a call asks), `SEEK_HISTORY_LIMIT` (or `history.limit`).
 public struct UserState: Sendable {
     public let cache: any ResponseCache
@@ -39,12 +40,12 @@ public struct UserState: Sendable {
         case let other?: throw SeekError(.configuration, detail: "SEEK_HISTORY must be on or off, not \(other)")
         }
         if let shared {
-            cache = PostgresResponseCache(database: shared, retention: policy.retention)
+            cache = PostgresResponseCache(database: shared, retention: policy.retention, diskLimitBytes: policy.diskLimitBytes)
             cursors = PostgresCursorStore(database: shared)
             place = .shared(shared)
         } else {
             let database = SeekDatabase(directory: settings.dataDirectory)
-            cache = SQLiteResponseCache(database: database, retention: policy.retention)
+            cache = SQLiteResponseCache(database: database, retention: policy.retention, diskLimitBytes: policy.diskLimitBytes)
             cursors = MemoryCursorStore()
             place = .embedded(database)
         }

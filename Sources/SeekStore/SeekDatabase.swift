@@ -329,6 +329,16 @@ extension SeekDatabase {
                 CREATE INDEX searchHistory_owner_searchedAt ON searchHistory(owner, searchedAt);
                 """)
         }
+        migrator.registerMigration(Migration.responseCacheBytes) { db in
+            // Each answer's size beside its age, in one index: bounding the cache by bytes reads the
+            // index alone, not every answer's pages (256 MB of answers: 50 ms against a few).
+            try db.execute(sql: """
+                ALTER TABLE responseCache ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
+                UPDATE responseCache SET bytes = length(body);
+                DROP INDEX responseCache_storedAt;
+                CREATE INDEX responseCache_storedAt_bytes ON responseCache(storedAt, bytes);
+                """)
+        }
         return migrator
     }
 
@@ -339,6 +349,7 @@ extension SeekDatabase {
         static let responseCache = "v3-response-cache"
         static let safeCachedAnswers = "v4-safe-cached-answers"
         static let owners = "v5-owners"
-        static let all = [favorites, searchHistory, responseCache, safeCachedAnswers, owners]
+        static let responseCacheBytes = "v6-response-cache-bytes"
+        static let all = [favorites, searchHistory, responseCache, safeCachedAnswers, owners, responseCacheBytes]
     }
 }

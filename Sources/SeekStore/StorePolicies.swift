@@ -19,20 +19,26 @@ public struct CachePolicy: Sendable, Hashable {
     public var bypassReads: Bool
     /// Bytes of stored JSON the memory tier in front of the database may hold; 0 keeps none there.
     public var memoryLimitBytes: Int
+    /// Bytes of stored answers the database may hold; past it the oldest are forgotten first.
+    public var diskLimitBytes: Int
+
+    /// 256 MB, as the image cache's disk tier: some 20,000 pages of 20 results.
+    public static let defaultDiskLimitBytes = 256 * 1024 * 1024
 
     public init(
         searchTTL: TimeInterval = Self.defaultSearchTTL, detailTTL: TimeInterval = Self.defaultDetailTTL,
         maxStaleAge: TimeInterval = Self.defaultMaxStaleAge, bypassReads: Bool = false,
-        memoryLimitBytes: Int = ResponseMemory.defaultLimitBytes
+        memoryLimitBytes: Int = ResponseMemory.defaultLimitBytes, diskLimitBytes: Int = Self.defaultDiskLimitBytes
     ) {
         self.searchTTL = max(0, searchTTL)
         self.detailTTL = max(0, detailTTL)
         self.maxStaleAge = max(0, maxStaleAge)
         self.bypassReads = bypassReads
         self.memoryLimitBytes = max(0, memoryLimitBytes)
+        self.diskLimitBytes = max(1, diskLimitBytes)
     }
 
-    /// The largest memory tier, in megabytes (a terabyte: past it a limit is a typo).
+    /// The largest memory tier or disk bound, in megabytes (a terabyte: past it a limit is a typo).
     public static let maxMemoryLimitMB: Double = 1_048_576
 
     /// The longest a cached answer may be kept fresh or stale: ten years, in seconds and in days.
@@ -42,18 +48,20 @@ public struct CachePolicy: Sendable, Hashable {
     /// From settings: `SEEK_SEARCH_CACHE_TTL` / `SEEK_DETAIL_CACHE_TTL` (seconds) over the config file's
     /// `cache.searchTTL` / `cache.detailTTL`; `SEEK_CACHE_MAX_STALE_DAYS` over `cache.maxStaleDays`;
     /// `SEEK_NO_CACHE=1` bypasses reads; `SEEK_CACHE_MEMORY_MB` over `cache.memoryLimitMB` bounds the
-    /// memory tier (megabytes, default 10). A value that is not a number in its range (NaN, infinity,
-    /// 1e300, a negative number, an empty string) is a configuration error.
+    /// memory tier (megabytes, default 8); `SEEK_CACHE_DISK_MB` over `cache.diskLimitMB` bounds the stored
+    /// answers (megabytes above 0, default 256). A value that is not a number in its range (NaN,
+    /// infinity, 1e300, a negative number, an empty string) is a configuration error.
     public init(settings: Settings) throws {
         func number(_ variable: String, key: String, upTo limit: Double, unit: String, scale: Double = 1,
-                    default fallback: Double) throws -> Double {
+                    allowZero: Bool = true, default fallback: Double) throws -> Double {
             let raw: JSONValue? = settings.string(variable).map(JSONValue.string) ?? settings.file["cache"]?[key]
             guard let raw else { return fallback }
-            guard let value = raw.doubleValue, value >= 0, value <= limit else {
+            guard let value = raw.doubleValue, allowZero ? value >= 0 : value > 0, value <= limit else {
                 let shown = raw.stringValue ?? "a non-number"
+                let range = allowZero ? "from 0 to" : "above 0 and at most"
                 throw SeekError(
                     .configuration,
-                    detail: "\(variable) (config cache.\(key)) must be a number of \(unit) from 0 to \(SeekError.format(limit))\(unit == "megabytes" ? "" : " (ten years)"), not '\(shown)'")
+                    detail: "\(variable) (config cache.\(key)) must be a number of \(unit) \(range) \(SeekError.format(limit))\(unit == "megabytes" ? "" : " (ten years)"), not '\(shown)'")
             }
             return value * scale + 0
         }
@@ -68,7 +76,12 @@ public struct CachePolicy: Sendable, Hashable {
                 try number(
                     "SEEK_CACHE_MEMORY_MB", key: "memoryLimitMB", upTo: Self.maxMemoryLimitMB, unit: "megabytes",
                     scale: 1024 * 1024, default: Double(ResponseMemory.defaultLimitBytes)
-                ).rounded(.down)))
+                ).rounded(.down)),
+            diskLimitBytes: Int(saturating:
+                try number(
+                    "SEEK_CACHE_DISK_MB", key: "diskLimitMB", upTo: Self.maxMemoryLimitMB, unit: "megabytes",
+                    scale: 1024 * 1024, allowZero: false, default: Double(Self.defaultDiskLimitBytes)
+                ).rounded(.up)))
     }
 
     /// Whether any cache is on.

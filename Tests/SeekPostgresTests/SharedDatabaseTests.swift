@@ -304,6 +304,47 @@ struct SharedUserStateTests {
         await two.close()
     }
 
+    @Test("the shared cache forgets its oldest answers past its byte bound, whichever instance stored them")
+    func responseCacheBound() async throws {
+        let url = try await TestDatabase.fresh("cachebound")
+        let (one, two) = (try await TestDatabase.connect(url), try await TestDatabase.connect(url))
+        let caches = [PostgresResponseCache(database: one), PostgresResponseCache(database: two)]
+        for index in 0..<6 {
+            let body = Data((0..<1_000).map { UInt8(($0 + index) % 251) })
+            try await caches[index % 2].store(CacheEntry(
+                key: "search|openlibrary|q\(index)", provider: "openlibrary", kind: .search, body: body,
+                storedAt: Date(timeIntervalSince1970: 1_000 + Double(index))))
+        }
+        #expect(try await caches[0].removeEntries(beyondBytes: 6_000) == 0)
+        #expect(try await caches[1].removeEntries(beyondBytes: 2_500) == 4)
+        #expect(try await caches[0].entry(forKey: "search|openlibrary|q3") == nil)
+        #expect(try await caches[0].entry(forKey: "search|openlibrary|q4") != nil)
+        #expect(try await caches[1].entry(forKey: "search|openlibrary|q5") != nil)
+        #expect(try await caches[1].removeEntries(beyondBytes: -1) == 2)
+        #expect(try await caches[0].entry(forKey: "search|openlibrary|q5") == nil)
+        await one.close()
+        await two.close()
+    }
+
+    @Test("storing past the shared cache's bound trims it to seven eighths, the newest answers kept")
+    func responseCacheStoreBounds() async throws {
+        let url = try await TestDatabase.fresh("cachestorebound")
+        let database = try await TestDatabase.connect(url)
+        let cache = PostgresResponseCache(database: database, diskLimitBytes: 16_000)
+        let now = Date().timeIntervalSince1970
+        // 2,000 bytes each, an eighth of the bound: every store checks it.
+        for index in 0..<9 {
+            try await cache.store(CacheEntry(
+                key: "k\(index)", provider: "openlibrary", kind: .search, body: Data(count: 2_000),
+                storedAt: Date(timeIntervalSince1970: now + Double(index) / 100)))
+        }
+        #expect(try await cache.entry(forKey: "k1") == nil)
+        #expect(try await cache.entry(forKey: "k2") != nil)
+        #expect(try await cache.removeEntries(beyondBytes: 14_000) == 0)
+        #expect(try await cache.removeEntries(beyondBytes: 13_999) == 1)
+        await database.close()
+    }
+
     @Test("a cursor token handed out by one instance is understood by another")
     func cursorsShared() async throws {
         let url = try await TestDatabase.fresh("cursors")

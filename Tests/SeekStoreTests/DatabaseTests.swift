@@ -48,6 +48,31 @@ struct DatabaseTests {
         #expect(try await SQLiteHistoryStore(database: current).entries().count == 1)
     }
 
+    @Test("answers cached before sizes were kept get their sizes on upgrade, and count toward the bound")
+    func upgradeSizesCachedAnswers() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let old = SeekDatabase(path: store.path, migratedUpTo: SeekDatabase.Migration.owners)
+        let now = Date().timeIntervalSince1970
+        try await old.write("cache answers as version 5 did") { db in
+            for (key, size, age) in [("old", 3_000, 20.0), ("new", 2_000, 10.0)] {
+                try db.execute(
+                    sql: "INSERT INTO responseCache (key, provider, kind, body, storedAt) VALUES (?, 'openlibrary', 'search', ?, ?)",
+                    arguments: [key, Data(count: size), now - age])
+            }
+        }
+        let current = store.secondConnection()
+        #expect(try await current.appliedMigrations() == SeekDatabase.Migration.all)
+        let sizes = try await current.read("read sizes") { db in
+            try [String: Int](uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT key, bytes FROM responseCache").map {
+                (try $0.decode(String.self, forColumn: "key"), try $0.decode(Int.self, forColumn: "bytes"))
+            })
+        }
+        #expect(sizes == ["old": 3_000, "new": 2_000])
+        #expect(try await SQLiteResponseCache(database: current).removeEntries(beyondBytes: 4_999) == 1)
+        #expect(try await SQLiteResponseCache(database: current).entry(forKey: "new") != nil)
+    }
+
     @Test("two connections opening a new file at once both end up migrated")
     func concurrentFirstOpen() async throws {
         let store = TemporaryStore()

@@ -59,6 +59,29 @@ struct PolicyBoundsTests {
         }
     }
 
+    @Test("SEEK_CACHE_DISK_MB of 0, past a terabyte, negative, infinite or NaN is a configuration error naming the variable",
+          arguments: ["0", "-0", "1e300", "inf", "-inf", "nan", "-1", "1048577", "x"])
+    func extremeDiskLimit(value: String) {
+        #expect {
+            _ = try CachePolicy(settings: Settings(environment: ["SEEK_CACHE_DISK_MB": value]))
+        } throws: { error in
+            "\(error)".contains("SEEK_CACHE_DISK_MB") && "\(error)".contains("above 0") && !"\(error)".contains("ten years")
+        }
+    }
+
+    @Test("SEEK_CACHE_DISK_MB is megabytes over the config file's cache.diskLimitMB; unset is 256 MB")
+    func diskLimit() throws {
+        #expect(try CachePolicy(settings: Settings(environment: ["SEEK_CACHE_DISK_MB": "0.5"])).diskLimitBytes == 524_288)
+        #expect(try CachePolicy(settings: Settings(environment: ["SEEK_CACHE_DISK_MB": "1048576"])).diskLimitBytes == 1_099_511_627_776)
+        let file = JSONValue.object(["cache": .object(["diskLimitMB": .number(3)])])
+        #expect(try CachePolicy(settings: Settings(file: file)).diskLimitBytes == 3 * 1_048_576)
+        #expect(try CachePolicy(settings: Settings(environment: ["SEEK_CACHE_DISK_MB": "1"], file: file)).diskLimitBytes == 1_048_576)
+        #expect(try CachePolicy(settings: Settings()).diskLimitBytes == 256 * 1_048_576)
+        #expect(throws: SeekError.self) {
+            _ = try CachePolicy(settings: Settings(file: .object(["cache": .object(["diskLimitMB": .string("lots")])])))
+        }
+    }
+
     @Test("SEEK_CACHE_MEMORY_MB is megabytes over the config file's cache.memoryLimitMB; 0 keeps none; unset is 8 MB")
     func memoryLimit() throws {
         #expect(try CachePolicy(settings: Settings(environment: ["SEEK_CACHE_MEMORY_MB": "2.5"])).memoryLimitBytes == 2_621_440)

@@ -94,6 +94,95 @@ struct ResponseCacheTests {
         #expect(try await cache.entry(forKey: "kept") != nil)
     }
 
+    func entry(_ key: String, at seconds: TimeInterval, bytes: Int) -> CacheEntry {
+        CacheEntry(key: key, provider: "openlibrary", kind: .search, body: Data(repeating: UInt8(ascii: "x"), count: bytes),
+                   storedAt: Date(timeIntervalSince1970: seconds))
+    }
+
+    @Test("bounding by bytes forgets the oldest entries until the rest fit, and keeps an exact fit")
+    func boundByBytes() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let cache = SQLiteResponseCache(database: store.database, retention: 1e9)
+        for (index, key) in ["a", "b", "c", "d"].enumerated() {
+            try await cache.store(entry(key, at: 1_000 + Double(index), bytes: 1_000))
+        }
+        #expect(try await cache.removeEntries(beyondBytes: 4_000) == 0)
+        #expect(try await cache.removeEntries(beyondBytes: 2_999) == 2)
+        #expect(try await cache.entry(forKey: "a") == nil)
+        #expect(try await cache.entry(forKey: "b") == nil)
+        #expect(try await cache.entry(forKey: "c") != nil)
+        #expect(try await cache.entry(forKey: "d") != nil)
+        #expect(try await cache.removeEntries(beyondBytes: Int.max) == 0)
+    }
+
+    @Test("a bound of 0, negative or smaller than the newest entry forgets every entry")
+    func boundBelowOneEntry() async throws {
+        for limit in [0, -1, Int.min, 999] {
+            let store = TemporaryStore()
+            defer { store.remove() }
+            let cache = SQLiteResponseCache(database: store.database, retention: 1e9)
+            try await cache.store(entry("a", at: 1_000, bytes: 1_000))
+            try await cache.store(entry("b", at: 1_001, bytes: 1_000))
+            #expect(try await cache.removeEntries(beyondBytes: limit) == 2, "limit \(limit)")
+        }
+    }
+
+    @Test("storing past the bound trims the answers to seven eighths of it, the newest kept")
+    func storingKeepsTheBound() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let cache = SQLiteResponseCache(database: store.database, retention: 1e9, diskLimitBytes: 16_000)
+        // 2,000 bytes each, an eighth of the bound: every store checks it, all within a minute of now.
+        let now = Date().timeIntervalSince1970
+        for index in 0..<9 {
+            try await cache.store(entry("k\(index)", at: now + Double(index) / 100, bytes: 2_000))
+        }
+        #expect(try await storedBytes(store) == 14_000)
+        #expect(try await cache.entry(forKey: "k1") == nil)
+        #expect(try await cache.entry(forKey: "k2") != nil)
+        #expect(try await cache.entry(forKey: "k8") != nil)
+    }
+
+    @Test("small answers stored within a minute leave the bound unchecked until an eighth of it was stored")
+    func smallStoresWait() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let cache = SQLiteResponseCache(database: store.database, retention: 1e9, diskLimitBytes: 16_000)
+        let now = Date().timeIntervalSince1970
+        // 600 bytes each: the bound is checked at every fourth store (2,400 bytes since the last check).
+        for index in 0..<27 {
+            try await cache.store(entry("k\(index)", at: now + Double(index) / 100, bytes: 600))
+        }
+        #expect(try await storedBytes(store) == 16_200)  // past the bound, by less than an eighth
+        try await cache.store(entry("k27", at: now + 0.27, bytes: 600))
+        #expect(try await storedBytes(store) == 13_800)  // checked: 23 of 600 bytes fit in 14,000
+        #expect(try await cache.entry(forKey: "k5") != nil)
+        #expect(try await cache.entry(forKey: "k4") == nil)
+    }
+
+    /// The bytes of answers a store's database holds, read apart from the cache.
+    private func storedBytes(_ store: TemporaryStore) async throws -> Int {
+        try await DatabaseQueue(path: store.path).read { db in
+            try Int.fetchOne(db, sql: "SELECT coalesce(sum(length(body)), 0) FROM responseCache") ?? -1
+        }
+    }
+
+    @Test("the bound is checked a minute after the last check, or once an eighth of it was stored since")
+    func boundSchedule() {
+        let start = Date(timeIntervalSince1970: 1_000)
+        let bound = DiskBound(limitBytes: 8_000, since: start)
+        #expect(!bound.isDue(storing: 500, at: start.addingTimeInterval(1)))
+        #expect(bound.isDue(storing: 500, at: start.addingTimeInterval(2)))  // 1,000 bytes: an eighth
+        #expect(!bound.isDue(storing: 10, at: start.addingTimeInterval(61)))
+        #expect(bound.isDue(storing: 10, at: start.addingTimeInterval(62)))  // a minute after the last check
+        #expect(bound.isDue(storing: 0, at: start))  // the clock set back
+        #expect(bound.isDue(storing: Int.max, at: start))
+        #expect(bound.isDue(storing: Int.max, at: start))  // no overflow
+        #expect(!bound.isDue(storing: -5, at: start))
+        #expect(DiskBound(limitBytes: -3, since: start).limitBytes == 1)
+    }
+
     @Test("prune and clear remove entries")
     func pruneAndClear() async throws {
         let store = TemporaryStore()
