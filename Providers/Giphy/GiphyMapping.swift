@@ -92,24 +92,46 @@ enum GiphyMapping {
         year(stamp) == nil ? nil : stamp
     }
 
+    /// A rendition the preferences name, with the flat 2016 fields it may stand in (`legacyRenditions`).
+    struct RenditionName {
+        var name: String
+        var legacy: (url: String, width: String, height: String)?
+    }
+
+    /// Every rendition the preferences name, once each, and the preferences as positions in it: a GIF's
+    /// renditions are looked up by position, each at most once, with no name compared or built
+    /// (comparing and joining names was a fifth of mapping a GIF; issue 30).
+    static let renditionNames: [RenditionName] = {
+        var names: [String] = []
+        for (_, preferred) in renditionPreferences {
+            for name in preferred where !names.contains(name) { names.append(name) }
+        }
+        return names.map { name in
+            RenditionName(name: name, legacy: legacyRenditions.contains(name) ? (name + "_url", name + "_width", name + "_height") : nil)
+        }
+    }()
+
+    static let preferencePositions: [(ImageSize, [Int])] = renditionPreferences.map { size, preferred in
+        (size, preferred.compactMap { name in renditionNames.firstIndex { $0.name == name } })
+    }
+
     static func images(_ object: [String: JSONValue]) -> [ImageSize: ImageReference] {
         // Only the renditions a size asks for are parsed: a GIF lists ~25, a size uses one, and a
-        // URL costs a few microseconds to parse. The few looked at are remembered in a list: a
-        // dictionary of them cost more than the look-ups it saved.
+        // URL costs a few microseconds to parse.
         let renditions = object["images"]?.objectValue
-        var looked: [(name: String, found: Rendition?)] = []
-        looked.reserveCapacity(8)
-        func usable(_ name: String) -> Rendition? {
-            if let known = looked.first(where: { $0.name == name }) { return known.found }
-            let found = rendition(name, in: object, renditions: renditions)
-            looked.append((name, found))
-            return found
-        }
+        // By position in `renditionNames`: nil until looked at, then the usable rendition or .some(nil).
+        var looked = [Rendition??](repeating: nil, count: renditionNames.count)
         var images: [ImageSize: ImageReference] = [:]
-        images.reserveCapacity(renditionPreferences.count)
-        for (size, names) in renditionPreferences {
-            guard let found = names.lazy.compactMap(usable).first else { continue }
-            images[size] = ImageReference(url: found.url, size: size, width: found.width, height: found.height)
+        images.reserveCapacity(preferencePositions.count)
+        for (size, positions) in preferencePositions {
+            for position in positions where looked.indices.contains(position) {
+                if looked[position] == nil {
+                    looked[position] = .some(rendition(renditionNames[position], in: object, renditions: renditions))
+                }
+                guard let found = looked[position] ?? nil else { continue }
+                images[size] = ImageReference(url: found.url, size: size, width: found.width, height: found.height)
+                break
+            }
         }
         return images
     }
@@ -118,15 +140,15 @@ enum GiphyMapping {
 
     /// The rendition `name` with a usable URL, from `renditions` (the GIF's `images`) or from the
     /// flat 2016 fields.
-    static func rendition(_ name: String, in object: [String: JSONValue], renditions: [String: JSONValue]?) -> Rendition? {
-        if let value = renditions?[name], let url = value["url"]?.stringValue.flatMap(webURL) {
+    static func rendition(_ name: RenditionName, in object: [String: JSONValue], renditions: [String: JSONValue]?) -> Rendition? {
+        if let value = renditions?[name.name], let url = value["url"]?.stringValue.flatMap(webURL) {
             return (url, dimension(value["width"]), dimension(value["height"]))
         }
-        if name == "original", let url = (text(object, "image_original_url") ?? text(object, "image_url")).flatMap(webURL) {
+        if name.name == "original", let url = (text(object, "image_original_url") ?? text(object, "image_url")).flatMap(webURL) {
             return (url, dimension(object["image_width"]), dimension(object["image_height"]))
         }
-        if legacyRenditions.contains(name), let url = text(object, name + "_url").flatMap(webURL) {
-            return (url, dimension(object[name + "_width"]), dimension(object[name + "_height"]))
+        if let legacy = name.legacy, let url = text(object, legacy.url).flatMap(webURL) {
+            return (url, dimension(object[legacy.width]), dimension(object[legacy.height]))
         }
         return nil
     }

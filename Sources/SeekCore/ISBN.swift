@@ -7,6 +7,13 @@ public enum ISBN {
     /// Removes hyphens, spaces and a leading "ISBN" label ("ISBN", "ISBN:", "ISBN-13:", "ISBN 10");
     /// uppercases a trailing x.
     public static func clean(_ raw: String) -> String {
+        // Most ISBNs arrive as bare digits (an "X" last for some ISBN-10s): nothing to remove or
+        // uppercase, and no Unicode property to look up (issue 30: 17 K instructions an ISBN before).
+        isBare(raw) ? raw : cleanedInFull(raw)
+    }
+
+    /// `clean` of any text: labels, separators and white space removed, letters uppercased.
+    static func cleanedInFull(_ raw: String) -> String {
         var units = Substring(raw).unicodeScalars.drop { $0.properties.isWhitespace }
         if units.count >= 4, String(String.UnicodeScalarView(units.prefix(4))).uppercased() == "ISBN" {
             units = withoutFormLabel(units.dropFirst(4))
@@ -19,6 +26,11 @@ public enum ISBN {
         // Only ASCII matters to validity; other text is uppercased as a whole, like any string.
         guard text.isASCII else { return text.uppercased() }
         return String(decoding: text.utf8.map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// Whether `text` is ASCII digits and upper-case "X"s only, which `clean` gives back as they are.
+    private static func isBare(_ text: String) -> Bool {
+        !text.utf8.isEmpty && text.utf8.allSatisfy { digit($0) != nil || $0 == UInt8(ascii: "X") }
     }
 
     /// The text after "ISBN" without a "10" or "13" that names the form ("-13:", " 10 "): one followed

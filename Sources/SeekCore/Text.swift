@@ -8,7 +8,24 @@ extension String {
         if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
             return self
         }
+        // Text in other scripts (Korean titles) mostly has nothing to trim either: its first and last
+        // scalars are not white space, and then it is not copied (issue 30).
+        if let first = unicodeScalars.first, let last = unicodeScalars.last, !first.isWhiteSpace, !last.isWhiteSpace {
+            return self
+        }
         return Substring(self).trimmed()
+    }
+}
+
+extension Unicode.Scalar {
+    /// Unicode's White_Space property (`properties.isWhitespace`), from its list of 25 code points, fixed
+    /// since Unicode 6.3: without the property table's look-up, which trimming did twice for every
+    /// non-ASCII text (tested against the table for every scalar).
+    public var isWhiteSpace: Bool {
+        switch value {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
     }
 }
 
@@ -26,8 +43,8 @@ extension StringProtocol {
             return String(text)
         }
         let scalars = text.unicodeScalars
-        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        guard let start = scalars.firstIndex(where: { !$0.isWhiteSpace }),
+              let end = scalars.lastIndex(where: { !$0.isWhiteSpace })
         else { return "" }
         return String(Substring(scalars[start...end]))
     }

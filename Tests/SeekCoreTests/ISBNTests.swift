@@ -1,10 +1,25 @@
-import SeekCore
+@testable import SeekCore
 import SeekKit
 import SeekLoopback
 import Testing
 
 @Suite("ISBN")
 struct ISBNTests {
+    @Test("bare digits, with upper-case X's, are clean as they are: the full cleaning gives them back unchanged")
+    func bareDigitsAreClean() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789X".utf8)
+        for length in [1, 9, 10, 12, 13, 14, 40] {
+            for _ in 0..<200 {
+                let text = String(decoding: (0..<length).map { _ in alphabet.randomElement(using: &generator) ?? 0x30 }, as: UTF8.self)
+                #expect(ISBN.clean(text) == text)
+                #expect(ISBN.cleanedInFull(text) == text)
+            }
+        }
+        #expect(ISBN.clean("030640615x") == "030640615X")  // a lower-case x is not bare: it is uppercased
+        #expect(ISBN.clean("") == "")
+    }
+
     @Test("hyphens, spaces and an ISBN prefix are stripped")
     func cleaning() {
         #expect(ISBN.clean("ISBN 978-0-306-40615-7") == "9780306406157")

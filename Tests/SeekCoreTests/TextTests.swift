@@ -21,9 +21,25 @@ struct TextTests {
         (" h", "h"),
         ("h\u{3000}", "h"),
         ("\u{3000}h", "h"),
+        ("항구", "항구"),
+        ("항구 ", "항구"),
+        ("\u{2029}항구", "항구"),
+        ("항구\u{1680}", "항구"),
+        ("항 구", "항 구"),
+        ("\u{200B}항구", "\u{200B}항구"),  // a zero-width space is not White_Space
     ])
     func trimming(_ text: String, _ expected: String) {
         #expect(text.trimmed() == expected)
+    }
+
+    @Test("isWhiteSpace is Unicode's White_Space property, for every scalar")
+    func whiteSpaceList() {
+        var disagreements: [UInt32] = []
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            if scalar.isWhiteSpace != scalar.properties.isWhitespace { disagreements.append(value) }
+        }
+        #expect(disagreements.isEmpty)
     }
 
     @Test("trimmed() works on substrings")

@@ -1,7 +1,7 @@
 import Foundation
 import SeekKit
 import SeekLoopback
-import SeekStore
+@testable import SeekStore
 import Testing
 
 @Suite("History store")
@@ -37,6 +37,21 @@ struct HistoryStoreTests {
         // Swift's `==` equates canonically equivalent strings: the scalars show the composed form.
         #expect(Array(SearchHistoryEntry.normalize("CAF\u{45}\u{301}").unicodeScalars) == Array("caf\u{E9}".unicodeScalars))
         #expect(SearchHistoryEntry.normalize("\tDune\n  Messiah") == "dune messiah")
+    }
+
+    @Test("ASCII queries are normalised on their bytes exactly as the full normalisation does")
+    func asciiNormalizationAgrees() {
+        var generator = SystemRandomNumberGenerator()
+        // Every ASCII byte, white space and upper case weighted up: runs of spaces, tabs, CR LF, mixed case.
+        let alphabet = Array(UInt8(0)...UInt8(0x7F)) + Array(" \t\r\n\u{0B}\u{0C}  ABCZ".utf8)
+        for length in [0, 1, 2, 5, 17, 64] {
+            for _ in 0..<300 {
+                let query = String(decoding: (0..<length).map { _ in alphabet.randomElement(using: &generator) ?? 0x20 }, as: UTF8.self)
+                #expect(Array(SearchHistoryEntry.normalize(query).utf8) == Array(SearchHistoryEntry.normalizedInFull(query).utf8), "\(Array(query.utf8))")
+            }
+        }
+        #expect(SearchHistoryEntry.asciiNormalized("\r\n  Dune\r\nMESSIAH \u{1F}x ") == "dune messiah \u{1F}x")
+        #expect(SearchHistoryEntry.asciiNormalized("caf\u{E9}") == nil)
     }
 
     @Test("the history keeps at most its limit, dropping the oldest", arguments: [1, 3, 10])
