@@ -317,12 +317,34 @@ public struct OpenLibraryProvider: SearchProvider {
         guard let coverID, coverID > 0 else { return [:] }
         var images: [ImageSize: ImageReference] = [:]
         images.reserveCapacity(4)
-        let stem = coverStem + String(coverID)
-        for (size, suffix) in [(ImageSize.small, "-S.jpg?"), (.medium, "-M.jpg?"), (.large, "-L.jpg?"), (.original, ".jpg?")] {
-            guard let url = URL(string: stem + suffix + coverQuery) else { continue }
+        let id = String(coverID)
+        for (size, suffix) in Self.coverSuffixes {
+            guard let url = URL(string: Self.joined(coverStem, id, suffix, coverQuery)) else { continue }
             images[size] = ImageReference(url: url, size: size)
         }
         return images
+    }
+
+    /// Each size's cover file name ending, and the `?` before the store's query.
+    private static let coverSuffixes: [(ImageSize, String)] = [
+        (.small, "-S.jpg?"), (.medium, "-M.jpg?"), (.large, "-L.jpg?"), (.original, ".jpg?"),
+    ]
+
+    /// The four texts as one, in one allocation: joining them with `+` grew the string twice a URL,
+    /// and a search builds four cover URLs an item (issue 30).
+    private static func joined(_ first: String, _ second: String, _ third: String, _ fourth: String) -> String {
+        let parts = [first, second, third, fourth]
+        let count = parts.reduce(0) { $0 + $1.utf8.count }
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var written = 0
+            for part in parts {
+                for byte in part.utf8 where written < buffer.count {
+                    buffer[written] = byte
+                    written += 1
+                }
+            }
+            return written
+        }
     }
 
     /// `https://covers.openlibrary.org/b/id/` and `default=false` for the default store. A query of the

@@ -3,7 +3,7 @@ import GRDB
 import NIOConcurrencyHelpers
 import SeekKit
 import SeekLoopback
-import SeekStore
+@testable import SeekStore
 import SeekTesting
 import Testing
 
@@ -159,6 +159,26 @@ struct ResponseCacheTests {
         #expect(try await storedBytes(store) == 13_800)  // checked: 23 of 600 bytes fit in 14,000
         #expect(try await cache.entry(forKey: "k5") != nil)
         #expect(try await cache.entry(forKey: "k4") == nil)
+    }
+
+    @Test("a trim of more entries than one batch forgets them over several transactions, the newest kept to seven eighths")
+    func trimInBatches() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let unbounded = SQLiteResponseCache(database: store.database, retention: 1e9, diskLimitBytes: Int.max)
+        let now = Date().timeIntervalSince1970
+        for index in 0..<500 {
+            try await unbounded.store(entry("k\(index)", at: now + Double(index) / 1_000, bytes: 100))
+        }
+        #expect(try await storedBytes(store) == 50_000)
+        // A new cache's first store of an eighth of its bound checks it: 380 entries go, six batches' worth.
+        #expect(380 > 5 * SQLiteResponseCache.trimBatch)
+        let bounded = SQLiteResponseCache(database: store.database, retention: 1e9, diskLimitBytes: 16_000)
+        try await bounded.store(entry("new", at: now + 1, bytes: 2_000))
+        #expect(try await storedBytes(store) == 14_000)
+        #expect(try await bounded.entry(forKey: "k379") == nil)
+        #expect(try await bounded.entry(forKey: "k380") != nil)
+        #expect(try await bounded.entry(forKey: "new") != nil)
     }
 
     /// The bytes of answers a store's database holds, read apart from the cache.
