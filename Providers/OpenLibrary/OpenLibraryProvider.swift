@@ -330,19 +330,25 @@ public struct OpenLibraryProvider: SearchProvider {
         (.small, "-S.jpg?"), (.medium, "-M.jpg?"), (.large, "-L.jpg?"), (.original, ".jpg?"),
     ]
 
-    /// The four texts as one, in one allocation: joining them with `+` grew the string twice a URL,
-    /// and a search builds four cover URLs an item (issue 30).
+    /// The four texts as one, in one allocation, each copied whole: joining them with `+` grew the
+    /// string twice a URL, and a search builds four cover URLs an item (issue 30).
     private static func joined(_ first: String, _ second: String, _ third: String, _ fourth: String) -> String {
-        let parts = [first, second, third, fourth]
-        let count = parts.reduce(0) { $0 + $1.utf8.count }
+        let count = first.utf8.count + second.utf8.count + third.utf8.count + fourth.utf8.count
         return String(unsafeUninitializedCapacity: count) { buffer in
             var written = 0
-            for part in parts {
-                for byte in part.utf8 where written < buffer.count {
-                    buffer[written] = byte
-                    written += 1
+            func copy(_ text: String) {
+                var text = text
+                text.withUTF8 { bytes in
+                    let length = min(bytes.count, buffer.count - written)
+                    guard length > 0, let source = bytes.baseAddress, let target = buffer.baseAddress else { return }
+                    (target + written).initialize(from: source, count: length)
+                    written += length
                 }
             }
+            copy(first)
+            copy(second)
+            copy(third)
+            copy(fourth)
             return written
         }
     }
