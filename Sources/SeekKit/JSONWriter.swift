@@ -164,6 +164,12 @@ public struct JSONWriter: ~Copyable {
 
     /// A whole number, its digits written straight into the output (no `String` made for it).
     public mutating func int(_ value: Int) {
+        Self.withDecimal(value) { append($0) }
+    }
+
+    /// The decimal text of `value` as bytes, handed to `body` without a `String` made for it (this writer
+    /// and the response cache's stored answers write numbers this way).
+    package static func withDecimal(_ value: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var magnitude = value.magnitude
         // Int.min has 19 digits; with the sign, 20 bytes.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
@@ -177,7 +183,7 @@ public struct JSONWriter: ~Copyable {
                 start -= 1
                 digits[start] = UInt8(ascii: "-")
             }
-            append(UnsafeBufferPointer(rebasing: digits[start...]))
+            body(UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 

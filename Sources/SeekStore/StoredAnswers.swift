@@ -107,21 +107,7 @@ private struct Output {
 
     /// An `Int` (a year, a width) in decimal, without the `String` its `description` builds.
     mutating func integer(_ number: Int) {
-        var magnitude = number.magnitude
-        // Int.min has 19 digits; with the sign, 20 bytes.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = digits.count
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if number < 0 {
-                start -= 1
-                digits[start] = UInt8(ascii: "-")
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
-        }
+        JSONWriter.withDecimal(number) { bytes.append(contentsOf: $0) }
     }
 
     mutating func double(_ number: Double) {
