@@ -21,7 +21,7 @@ extension Unicode.Scalar {
     /// Unicode's White_Space property (`properties.isWhitespace`), from its list of 25 code points, fixed
     /// since Unicode 6.3: without the property table's look-up, which trimming did twice for every
     /// non-ASCII text (tested against the table for every scalar).
-    public var isWhiteSpace: Bool {
+    package var isWhiteSpace: Bool {
         switch value {
         case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
         default: false
