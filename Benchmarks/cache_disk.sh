@@ -31,9 +31,7 @@ mkdir -p "$HOME"
 "$SEEK_BIN" serve --port 0 2> "$work/serve.log" &
 server=$!
 pids+=("$server")
-for _ in $(seq 100); do grep -q "serving on" "$work/serve.log" 2>/dev/null && break; sleep 0.1; done
-url="$(grep -o 'http://127.0.0.1:[0-9]*' "$work/serve.log" | head -1)"
-[[ -n "$url" ]] || { cat "$work/serve.log" >&2; echo "seek serve did not start" >&2; exit 1; }
+url="$(started "$work/serve.log")"
 
 database="$work/data/seek.sqlite"
 measure() {  # seconds since the load began; the bytes kept and the files' size, in MB

@@ -22,12 +22,6 @@ with_scratch
 hz="$(getconf CLK_TCK)"
 start_providers "$work" "$delay_s"
 
-# started LOG: the base URL a server logged ("serving on http://…"), once it has; fails after 10 s.
-started() {
-    for _ in $(seq 100); do grep -q "serving on" "$1" 2>/dev/null && break; sleep 0.1; done
-    grep -o 'http://127.0.0.1:[0-9]*' "$1" | head -1 | grep . || { cat "$1" >&2; echo "the server did not start" >&2; return 1; }
-}
-
 # run LABEL URL: the miss load at each of CONNECTIONS against the server whose pid is $server.
 run() {
     local label="$1" url="$2" connections out before after pbefore pafter n

@@ -37,9 +37,7 @@ measure() {
         $wrap "$seek" serve --port 0 > /dev/null 2> "$dir/serve.log" &
     server=$!
     pids+=("$server")
-    for _ in $(seq 100); do grep -q "serving on" "$dir/serve.log" 2> /dev/null && break; sleep 0.1; done
-    url="$(grep -o 'http://127.0.0.1:[0-9]*' "$dir/serve.log" | head -1)"
-    [[ -n "$url" ]] || { cat "$dir/serve.log" >&2; echo "$label: seek serve did not start" >&2; exit 1; }
+    url="$(started "$dir/serve.log")"
     # The server is seek-hosts itself (seek execs it), so its pid is the one to read.
     for index in $(seq 20); do curl -sf -o /dev/null "$url/api/v1/search?q=warm-up+$index"; done
     before="$(pid_ticks "$server")"

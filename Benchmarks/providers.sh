@@ -65,3 +65,9 @@ seek_against_providers() {
     export SEEK_ALADIN_URL="$ALADIN_BASE/aladin/ttb/api" SEEK_ALADIN_TTB_KEY=bench-key
     export SEEK_OPENLIBRARY_RATE_LIMIT=off SEEK_GIPHY_RATE_LIMIT=off SEEK_ALADIN_RATE_LIMIT=off
 }
+
+# started LOG: the base URL a server logged ("serving on http://…"), once it has; fails after 10 s.
+started() {
+    for _ in $(seq 100); do grep -q "serving on" "$1" 2>/dev/null && break; sleep 0.1; done
+    grep -o 'http://127.0.0.1:[0-9]*' "$1" | head -1 | grep . || { cat "$1" >&2; echo "the server did not start" >&2; return 1; }
+}

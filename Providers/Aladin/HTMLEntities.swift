@@ -21,8 +21,7 @@ enum HTMLEntities {
     static func decode(_ text: String) -> String {
         // Looked for in the bytes themselves: most text holds no reference, and a scan of its `utf8`
         // view cost 660 instructions a field (issue 30).
-        var bytes = text
-        guard bytes.withUTF8({ $0.contains(UInt8(ascii: "&")) }) else { return text }
+        guard text.containsBytes(of: "&") else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         var index = text.startIndex

@@ -34,17 +34,16 @@ public struct SearchHistoryEntry: Sendable, Hashable, Codable {
         bytes.reserveCapacity(query.utf8.count)
         var pendingSpace = false
         for byte in query.utf8 {
-            switch byte {
-            case 0x80...: return nil
-            case 0x09...0x0D, 0x20:  // ASCII's White_Space characters
+            guard byte < 0x80 else { return nil }
+            if Unicode.Scalar(byte).isWhiteSpace {
                 pendingSpace = !bytes.isEmpty
-            default:
-                if pendingSpace {
-                    bytes.append(0x20)
-                    pendingSpace = false
-                }
-                bytes.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
+                continue
             }
+            if pendingSpace {
+                bytes.append(0x20)
+                pendingSpace = false
+            }
+            bytes.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
         }
         return String(decoding: bytes, as: UTF8.self)
     }

@@ -108,14 +108,15 @@ public struct SQLiteResponseCache: ResponseCache {
         var excess = kept - (limit - limit / 8)
         while excess > 0 {
             let owed = excess
-            let freed = try await database.write("bound cached responses") { db in try Self.removeOldest(db, bytes: owed) }
-            guard freed > 0 else { break }
-            excess -= freed
+            let batch = try await database.write("bound cached responses") { db in try Self.removeOldest(db, bytes: owed) }
+            guard batch.entries > 0 else { break }  // nothing left to forget
+            excess -= batch.bytes
         }
     }
 
-    /// Forgets the oldest entries, at most `trimBatch`, until they add up to `bytes`; returns their bytes.
-    private static func removeOldest(_ db: Database, bytes: Int) throws -> Int {
+    /// Forgets the oldest entries, at most `trimBatch`, until they add up to `bytes`; returns how many
+    /// went and their bytes.
+    private static func removeOldest(_ db: Database, bytes: Int) throws -> (entries: Int, bytes: Int) {
         let oldest = try Row.fetchAll(
             db.cachedStatement(sql: "SELECT rowid, bytes FROM responseCache ORDER BY storedAt, rowid LIMIT ?"), arguments: [trimBatch])
         var freed = 0
@@ -124,11 +125,9 @@ public struct SQLiteResponseCache: ResponseCache {
             rowids.append(try row.decode(Int64.self, atIndex: 0))
             freed += max(0, try row.decode(Int.self, atIndex: 1))
         }
-        guard !rowids.isEmpty else { return 0 }
         let delete = try db.cachedStatement(sql: "DELETE FROM responseCache WHERE rowid = ?")
         for rowid in rowids { try delete.execute(arguments: [rowid]) }
-        // A row whose size reads 0 (none in practice) still counts, so that a trim always ends.
-        return max(freed, 1)
+        return (rowids.count, freed)
     }
 
     @discardableResult

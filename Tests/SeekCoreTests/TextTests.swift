@@ -95,6 +95,9 @@ struct TextTests {
         #expect(!"key=ab".containsBytes(of: "abc"))
         #expect(!"".containsBytes(of: "a"))
         #expect("one\r\ntwo".containsBytes(of: "\n"))
+        #expect("a&".containsBytes(of: "&"))  // one byte, found last
+        #expect(!"abc항구".containsBytes(of: "&"))
+        #expect("&&x&".replacingAll("&", with: "+") == "++x+")
     }
 }
 
