@@ -20,7 +20,7 @@ enum AladinMapping {
 
         let (title, subtitle) = titles(
             text(object, "title") ?? "", subTitle: object["subInfo"]?["subTitle"]?.stringValue.map(decoded))
-        return Item(
+        var item = Item(
             id: ItemID(provider: AladinProvider.id, value: key),
             kind: .book,
             title: title.isEmpty ? key : title,
@@ -28,8 +28,9 @@ enum AladinMapping {
             creators: unique(contributors(text(object, "author") ?? "").map(\.name)),
             year: year(text(object, "pubDate")),
             identifiers: identifiers,
-            images: covers(text(object, "cover")),
-            url: text(object, "link").flatMap(webURL))
+            images: covers(text(object, "cover")))
+        item.address = text(object, "link").flatMap(URLText.init(web:))
+        return item
     }
 
     static func detail(_ object: [String: JSONValue]) -> ItemDetail? {
@@ -181,21 +182,21 @@ enum AladinMapping {
     static let coverDirectories: Set<String> = ["coversum", "cover", "cover150", "cover200", "cover500"]
 
     static func covers(_ cover: String?) -> [ImageSize: ImageReference] {
-        guard let cover, let url = webURL(cover) else { return [:] }
+        guard let cover, let address = URLText(web: cover) else { return [:] }
         // The path's last cover directory ("coversum", "cover500", …) names the size; the other
         // sizes swap it. Worked on the URL's UTF-8 bytes: `URLComponents`, and even Character
         // indexing, cost more than the whole item.
-        let text = Array(url.absoluteString.utf8)
+        let text = Array(address.text.utf8)
         guard let directory = coverDirectoryRange(in: text) else {
-            return [.large: ImageReference(url: url, size: .large)]
+            return [.large: ImageReference(address: address, size: .large)]
         }
         var images: [ImageSize: ImageReference] = [:]
         for (size, name, width) in coverSizes {
             var sized = Array(text[..<directory.lowerBound])
             sized.append(contentsOf: name.utf8)
             sized.append(contentsOf: text[directory.upperBound...])
-            if let sizedURL = URL(string: String(decoding: sized, as: UTF8.self)) {
-                images[size] = ImageReference(url: sizedURL, size: size, width: width)
+            if let sizedAddress = URLText(String(decoding: sized, as: UTF8.self)) {
+                images[size] = ImageReference(address: sizedAddress, size: size, width: width)
             }
         }
         return images
@@ -252,12 +253,5 @@ enum AladinMapping {
     static func unique(_ names: [String]) -> [String] {
         var seen: Set<String> = []
         return names.filter { seen.insert($0).inserted }
-    }
-
-    static func webURL(_ text: String) -> URL? {
-        guard let url = URL(string: text.trimmed()),
-              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
-        else { return nil }
-        return url
     }
 }

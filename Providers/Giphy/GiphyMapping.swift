@@ -33,15 +33,16 @@ enum GiphyMapping {
     static func item(_ object: [String: JSONValue], fallbackID: String?) -> Item? {
         guard let id = text(object, "id") ?? fallbackID else { return nil }
         let username = text(object, "username") ?? object["user"]?["username"]?.stringValue.flatMap(nonEmpty)
-        return Item(
+        var item = Item(
             id: ItemID(provider: GiphyProvider.id, value: id),
             kind: .gif,
             title: title(object, id: id),
             creators: username.map { [$0] } ?? [],
             year: year(text(object, "import_datetime")),
             identifiers: Identifiers(other: ["giphy": id]),
-            images: images(object),
-            url: text(object, "url").flatMap(webURL))
+            images: images(object))
+        item.address = text(object, "url").flatMap(URLText.init(web:))
+        return item
     }
 
     static func detail(_ object: [String: JSONValue], fallbackID: String) -> ItemDetail? {
@@ -71,7 +72,7 @@ enum GiphyMapping {
     /// made readable (`funny-cat-<id>` → "funny cat"), else the id.
     static func title(_ object: [String: JSONValue], id: String) -> String {
         if let title = text(object, "title") ?? text(object, "caption") { return title }
-        let slug = text(object, "slug") ?? text(object, "url").flatMap(webURL)?.lastPathComponent
+        let slug = text(object, "slug") ?? text(object, "url").flatMap(URLText.init(web:))?.url.lastPathComponent
         if let slug, slug != id {
             var words = slug
             if words.hasSuffix("-" + id) { words.removeLast(id.count + 1) }
@@ -129,25 +130,25 @@ enum GiphyMapping {
                     looked[position] = .some(rendition(renditionNames[position], in: object, renditions: renditions))
                 }
                 guard let found = looked[position] ?? nil else { continue }
-                images[size] = ImageReference(url: found.url, size: size, width: found.width, height: found.height)
+                images[size] = ImageReference(address: found.address, size: size, width: found.width, height: found.height)
                 break
             }
         }
         return images
     }
 
-    typealias Rendition = (url: URL, width: Int?, height: Int?)
+    typealias Rendition = (address: URLText, width: Int?, height: Int?)
 
     /// The rendition `name` with a usable URL, from `renditions` (the GIF's `images`) or from the
     /// flat 2016 fields.
     static func rendition(_ name: RenditionName, in object: [String: JSONValue], renditions: [String: JSONValue]?) -> Rendition? {
-        if let value = renditions?[name.name], let url = value["url"]?.stringValue.flatMap(webURL) {
+        if let value = renditions?[name.name], let url = value["url"]?.stringValue.flatMap(URLText.init(web:)) {
             return (url, dimension(value["width"]), dimension(value["height"]))
         }
-        if name.name == "original", let url = (text(object, "image_original_url") ?? text(object, "image_url")).flatMap(webURL) {
+        if name.name == "original", let url = (text(object, "image_original_url") ?? text(object, "image_url")).flatMap(URLText.init(web:)) {
             return (url, dimension(object["image_width"]), dimension(object["image_height"]))
         }
-        if let legacy = name.legacy, let url = text(object, legacy.url).flatMap(webURL) {
+        if let legacy = name.legacy, let url = text(object, legacy.url).flatMap(URLText.init(web:)) {
             return (url, dimension(object[legacy.width]), dimension(object[legacy.height]))
         }
         return nil
@@ -168,13 +169,5 @@ enum GiphyMapping {
     static func dimension(_ value: JSONValue?) -> Int? {
         guard let number = value?.intValue, number > 0 else { return nil }
         return number
-    }
-
-    /// An absolute http(s) URL, or nil.
-    static func webURL(_ text: String) -> URL? {
-        guard let url = URL(string: text.trimmed()),
-              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
-        else { return nil }
-        return url
     }
 }

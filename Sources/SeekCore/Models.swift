@@ -30,16 +30,30 @@ public enum ImageSize: String, Sendable, Codable, CaseIterable, Comparable {
 
 /// One image rendition of an item.
 public struct ImageReference: Sendable, Hashable, Codable {
-    public var url: URL
+    /// The URL as text: what hosts write, without parsing it.
+    public var address: URLText
     public var size: ImageSize
     public var width: Int?
     public var height: Int?
 
+    public var url: URL {
+        get { address.url }
+        set { address = URLText(newValue) }
+    }
+
     public init(url: URL, size: ImageSize, width: Int? = nil, height: Int? = nil) {
-        self.url = url
+        self.init(address: URLText(url), size: size, width: width, height: height)
+    }
+
+    public init(address: URLText, size: ImageSize, width: Int? = nil, height: Int? = nil) {
+        self.address = address
         self.size = size
         self.width = width
         self.height = height
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case address = "url", size, width, height
     }
 }
 
@@ -95,8 +109,14 @@ public struct Item: Sendable, Hashable, Codable {
     public var identifiers: Identifiers
     /// Renditions by size; a provider fills what it knows.
     public var images: [ImageSize: ImageReference]
+    /// The item's page on the provider's site, as text: what hosts write, without parsing it.
+    public var address: URLText?
+
     /// The item's page on the provider's site.
-    public var url: URL?
+    public var url: URL? {
+        get { address?.url }
+        set { address = newValue.map(URLText.init) }
+    }
 
     public init(
         id: ItemID, kind: ItemKind, title: String, subtitle: String? = nil, creators: [String] = [],
@@ -111,7 +131,11 @@ public struct Item: Sendable, Hashable, Codable {
         self.year = year
         self.identifiers = identifiers
         self.images = images
-        self.url = url
+        self.address = url.map(URLText.init)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, kind, title, subtitle, creators, year, identifiers, images, address = "url"
     }
 
     public var provider: String { id.provider }

@@ -100,7 +100,7 @@ public enum ResultMerger {
     /// Which optional fields an item has, as bits (subtitle, creators, year, image, url).
     private static func fieldMask(_ item: Item) -> Int {
         (item.subtitle != nil ? 1 : 0) | (item.creators.isEmpty ? 0 : 2) | (item.year != nil ? 4 : 0)
-            | (item.images.isEmpty ? 0 : 8) | (item.url != nil ? 16 : 0)
+            | (item.images.isEmpty ? 0 : 8) | (item.address != nil ? 16 : 0)
     }
 
     /// What a single source gives: every field it has is its own.
@@ -110,7 +110,7 @@ public enum ResultMerger {
         if !item.creators.isEmpty { provenance["creators"] = provider }
         if item.year != nil { provenance["year"] = provider }
         if !item.images.isEmpty { provenance["image"] = provider }
-        if item.url != nil { provenance["url"] = provider }
+        if item.address != nil { provenance["url"] = provider }
         return provenance
     }
 
@@ -216,10 +216,10 @@ public enum ResultMerger {
             item.identifiers.add(isbns: other.identifiers.isbn13 + other.identifiers.isbn10)
             item.identifiers.other.merge(other.identifiers.other) { current, _ in current }
         }
-        if item.url == nil, let other = members.first(where: { $0.0.url != nil }) {
-            item.url = other.0.url
+        if item.address == nil, let other = members.first(where: { $0.0.address != nil }) {
+            item.address = other.0.address
             provenance["url"] = other.1
-        } else if item.url != nil { provenance["url"] = provider }
+        } else if item.address != nil { provenance["url"] = provider }
         return (item, provenance)
     }
 

@@ -59,7 +59,7 @@ public struct SanitizingMiddleware: ProviderMiddleware {
         cleanLines(&copy.creators)
         cleanLines(&copy.identifiers.other.values)
         copy.images = clean(item.images)
-        copy.url = item.url.flatMap(clean)
+        if let address = item.address, let redacted = redacted(address) { copy.address = redacted }
         return copy
     }
 
@@ -79,9 +79,9 @@ public struct SanitizingMiddleware: ProviderMiddleware {
     private func clean(_ images: [ImageSize: ImageReference]) -> [ImageSize: ImageReference] {
         var changed: [ImageSize: ImageReference]?
         for (size, image) in images {
-            guard let redacted = redacted(image.url) else { continue }
+            guard let redacted = redacted(image.address) else { continue }
             if changed == nil { changed = images }
-            changed?[size] = redacted.map { ImageReference(url: $0, size: image.size, width: image.width, height: image.height) }
+            changed?[size] = redacted.map { ImageReference(address: $0, size: image.size, width: image.width, height: image.height) }
         }
         return changed ?? images
     }
@@ -109,15 +109,16 @@ public struct SanitizingMiddleware: ProviderMiddleware {
 
     /// A URL with no secret in it, or nil when redacting leaves no URL.
     public func clean(_ url: URL) -> URL? {
-        redacted(url) ?? url
+        guard let redacted = redacted(URLText(url)) else { return url }
+        return redacted?.url
     }
 
-    /// nil when `url` holds no secret; else the URL with its secrets redacted, itself nil when that
-    /// is no URL.
-    private func redacted(_ url: URL) -> URL?? {
-        let text = url.absoluteString
+    /// nil when `address` holds no secret; else the URL with its secrets redacted, itself nil when
+    /// that is no URL.
+    private func redacted(_ address: URLText) -> URLText?? {
+        let text = address.text
         let redacted = Redaction.redactSecrets(text, secrets: secrets)
-        return redacted == text ? nil : .some(URL(string: redacted))
+        return redacted == text ? nil : .some(URLText(redacted))
     }
 
     private func line(_ text: String, limit: Int = UntrustedText.lineLimit) -> String {

@@ -63,7 +63,7 @@ enum TextSummaries {
         lines.append(facts.joined(separator: " · "))
         if !detail.subjects.isEmpty { lines.append("Subjects: " + clip(detail.subjects.prefix(8).joined(separator: ", "), to: 160)) }
         if let description = detail.description, !description.isEmpty { lines.append(clip(description, to: 600)) }
-        if let url = item.url { lines.append(url.absoluteString) }
+        if let address = item.address { lines.append(address.text) }
         return lines.joined(separator: "\n")
     }
 

@@ -242,9 +242,9 @@ extension Output {
             self.image(image)
         }
         bytes.append(UInt8(ascii: "]"))
-        if let url = item.url {
+        if let address = item.address {
             key("url")
-            string(url.absoluteString)
+            string(address.text)
         }
         bytes.append(UInt8(ascii: "}"))
     }
@@ -252,7 +252,7 @@ extension Output {
     mutating func image(_ image: ImageReference) {
         bytes.append(UInt8(ascii: "{"))
         key("url", first: true)
-        string(image.url.absoluteString)
+        string(image.address.text)
         key("size")
         string(image.size.rawValue)
         if let width = image.width {

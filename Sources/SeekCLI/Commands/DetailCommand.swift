@@ -81,8 +81,8 @@ enum DetailText {
         field("ISBN-10", item.identifiers.isbn10.joined(separator: ", "))
         field("Subjects", detail.subjects.prefix(8).joined(separator: ", "))
         for key in detail.attributes.keys.sorted() { field(key, detail.attributes[key]) }
-        field("Image", item.image(.large)?.url.absoluteString)
-        field("URL", item.url?.absoluteString)
+        field("Image", item.image(.large)?.address.text)
+        field("URL", item.address?.text)
         // Labels line up on the longest one, so provider attribute names are never cut.
         let labelWidth = fields.map(\.name.count).max() ?? 0
         // Every value one line, the description's lines indented: no upstream text stands as a line of its own.

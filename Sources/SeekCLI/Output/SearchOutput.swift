@@ -63,8 +63,8 @@ enum SearchOutput {
             records.append([
                 item.id.description, item.provider, item.kind.rawValue, item.title, item.subtitle ?? "",
                 item.creators.joined(separator: "; "), item.year.map(String.init) ?? "",
-                item.identifiers.isbn13.joined(separator: " "), item.image(.large)?.url.absoluteString ?? "",
-                item.url?.absoluteString ?? "", String(format: "%.4f", result.score),
+                item.identifiers.isbn13.joined(separator: " "), item.image(.large)?.address.text ?? "",
+                item.address?.text ?? "", String(format: "%.4f", result.score),
                 result.sources.map { $0.id.description }.joined(separator: " "),
             ])
         }

@@ -33,8 +33,8 @@ public struct ItemDocument: JSONWritable {
         writer.field("creators", item.creators)
         writer.field("year", item.year)
         writer.field("isbn13", item.identifiers.isbn13)
-        writer.field("imageURL", item.image(.large)?.url.absoluteString)
-        writer.field("url", item.url?.absoluteString)
+        writer.field("imageURL", item.image(.large)?.address.text)
+        writer.field("url", item.address?.text)
         writer.field("score", result.score)
         writer.field("sources") { $0.array(result.sources) { writer, source in SourceDocument(source).write(to: &writer) } }
         writer.field("provenance", result.provenance)
@@ -76,7 +76,7 @@ public struct ImageDocument: JSONWritable {
 
     public func write(to writer: inout JSONWriter) {
         writer.object { writer in
-            writer.field("url", reference.url.absoluteString)
+            writer.field("url", reference.address.text)
             writer.field("width", reference.width)
             writer.field("height", reference.height)
         }
