@@ -6,8 +6,8 @@ import SeekKit
 // model here reads each field on its own: a field of an unexpected type is dropped, never fatal.
 
 /// The `/search.json` envelope: `numFound` or `num_found` (either may be missing), `docs`, and an
-/// `error` that replaces results when the search backend failed. Read from the parsed body
-/// (`JSONValue`), which costs a fraction of a `Decoder` pass over the same lenient fields.
+/// `error` that replaces results when the search backend failed. Read with a `JSONReader`, which
+/// costs a fraction of a `Decoder` pass, or of a `JSONValue` tree, over the same lenient fields.
 struct OpenLibrarySearchEnvelope {
     var numFound: Int?
     /// Nil when the body has no `docs` list at all (then it is not a search response).
@@ -15,14 +15,38 @@ struct OpenLibrarySearchEnvelope {
     /// The backend's failure (`solr_request_failed`), when it reported one.
     var error: String?
 
-    init(_ body: JSONValue) {
-        numFound = body["numFound"]?.wholeNumber ?? body["num_found"]?.wholeNumber
-        // Entries that are not objects are skipped, not fatal.
-        docs = body["docs"]?.arrayValue?.compactMap(OpenLibrarySearchDoc.init)
-        if let value = body["error"], value != .null {
-            error = value.stringValue ?? "unspecified error"
+    /// Read value by value: no tree is built, and fields a search does not use are skipped. A field
+    /// given twice counts as its last; entries of `docs` that are not objects are skipped, not fatal.
+    init(reading reader: inout JSONReader) throws(JSONParseError) {
+        var camelCount: Int?, snakeCount: Int?
+        var docs: [OpenLibrarySearchDoc]?
+        var error: String?
+        try reader.readObject(Self.fields) { reader, field throws(JSONParseError) in
+            switch field {
+            case .numFound: camelCount = try reader.readValue().wholeNumber
+            case .snakeNumFound: snakeCount = try reader.readValue().wholeNumber
+            case .docs:
+                var read: [OpenLibrarySearchDoc] = []
+                let isList = try reader.readArray { reader throws(JSONParseError) in
+                    if let doc = try OpenLibrarySearchDoc(reading: &reader) { read.append(doc) }
+                }
+                docs = isList ? read : nil
+            case .error:
+                let value = try reader.readValue()
+                error = value == .null ? nil : value.stringValue ?? "unspecified error"
+            case nil: break
+            }
         }
+        numFound = camelCount ?? snakeCount
+        self.docs = docs
+        self.error = error
     }
+
+    private enum Field: String, CaseIterable, Sendable {
+        case numFound, snakeNumFound = "num_found", docs, error
+    }
+
+    private static let fields = JSONFields<Field>()
 }
 
 /// One work (or, for orphaned editions, one edition) in a search response.
@@ -35,17 +59,48 @@ struct OpenLibrarySearchDoc {
     var coverID: Int?
     var isbns: [String]
 
-    /// Nil when `doc` is not an object; a field of an unexpected type reads as missing.
-    init?(_ doc: JSONValue) {
-        guard doc.objectValue != nil else { return nil }
-        key = doc["key"]?.text
-        title = doc["title"]?.text
-        subtitle = doc["subtitle"]?.text
-        authorNames = doc["author_name"]?.arrayValue?.compactMap(\.text) ?? []
-        firstPublishYear = doc["first_publish_year"]?.wholeNumber
-        coverID = doc["cover_i"]?.wholeNumber
-        isbns = doc["isbn"]?.arrayValue?.compactMap(\.text) ?? []
+    /// Nil (the value skipped) when it is not an object; a field of an unexpected type reads as
+    /// missing, and a list's elements of another type are left out.
+    init?(reading reader: inout JSONReader) throws(JSONParseError) {
+        var key: String?, title: String?, subtitle: String?
+        var authorNames: [String] = [], isbns: [String] = []
+        var firstPublishYear: Int?, coverID: Int?
+        let isObject = try reader.readObject(Self.fields) { reader, field throws(JSONParseError) in
+            switch field {
+            case .key: key = try reader.readString()
+            case .title: title = try reader.readString()
+            case .subtitle: subtitle = try reader.readString()
+            case .authorNames: authorNames = try Self.strings(&reader)
+            case .firstPublishYear: firstPublishYear = try reader.readValue().wholeNumber
+            case .coverID: coverID = try reader.readValue().wholeNumber
+            case .isbns: isbns = try Self.strings(&reader)
+            case nil: break
+            }
+        }
+        guard isObject else { return nil }
+        self.key = key
+        self.title = title
+        self.subtitle = subtitle
+        self.authorNames = authorNames
+        self.firstPublishYear = firstPublishYear
+        self.coverID = coverID
+        self.isbns = isbns
     }
+
+    /// The strings of a list (its other elements skipped); empty when the value is no list.
+    private static func strings(_ reader: inout JSONReader) throws(JSONParseError) -> [String] {
+        var strings: [String] = []
+        try reader.readArray { reader throws(JSONParseError) in
+            if let string = try reader.readString() { strings.append(string) }
+        }
+        return strings
+    }
+
+    private enum Field: String, CaseIterable, Sendable {
+        case key, title, subtitle, authorNames = "author_name", firstPublishYear = "first_publish_year", coverID = "cover_i", isbns = "isbn"
+    }
+
+    private static let fields = JSONFields<Field>()
 }
 
 private extension JSONValue {

@@ -87,7 +87,9 @@ public struct OpenLibraryProvider: SearchProvider {
         let response = try await client.fetch(url)
         if response.status == 422 { throw rejectedQuery(response) }
         try client.check(response, url: url)
-        let envelope = OpenLibrarySearchEnvelope(try client.decodeJSON(from: response))
+        let envelope = try client.readJSON(from: response) { reader throws(JSONParseError) in
+            try OpenLibrarySearchEnvelope(reading: &reader)
+        }
         if let failure = envelope.error {
             throw error(.undecodable, client.body("the search failed on the server (\(failure)) and sent no results", response))
         }

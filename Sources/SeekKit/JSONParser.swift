@@ -31,14 +31,16 @@ extension JSONValue {
 }
 
 /// A single-pass recursive-descent JSON reader over a byte buffer.
+@usableFromInline
 struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let maxDepth: Int
-    private var position = 0
+    @usableFromInline private(set) var position = 0
     private var depth = 0
     /// The members of the objects being read, innermost last.
     private var members: [(key: String, value: JSONValue)] = []
 
+    @usableFromInline
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
@@ -280,5 +282,134 @@ struct JSONParser {
 
     private static func printable(_ byte: UInt8) -> String {
         (0x21..<0x7F).contains(byte) ? String(UnicodeScalar(byte)) : String(format: "\\x%02X", byte)
+    }
+}
+
+// MARK: - Value by value (`JSONReader`)
+//
+// The steps a `JSONReader` takes through a document. Each checks what `parseValue` checks, with the
+// same reasons at the same offsets, so a body is malformed, and reported, alike however it is read.
+
+extension JSONParser {
+    /// Skips the byte-order mark and white space before the document's value.
+    @usableFromInline
+    mutating func beginDocument() throws(JSONParseError) {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
+        skipWhitespace()
+        guard position < bytes.count else { throw fail("empty body") }
+    }
+
+    /// Checks that nothing but white space follows the document's value.
+    @usableFromInline
+    mutating func endDocument() throws(JSONParseError) {
+        skipWhitespace()
+        guard position == bytes.count else { throw fail("unexpected data after the JSON value") }
+    }
+
+    @usableFromInline
+    mutating func readValue() throws(JSONParseError) -> JSONValue { try parseValue() }
+
+    @usableFromInline
+    mutating func skipValue() throws(JSONParseError) { _ = try parseValue() }
+
+    /// The string here, or nil (the value skipped) when it is another kind of value.
+    @usableFromInline
+    mutating func readString() throws(JSONParseError) -> String? {
+        if peek() == UInt8(ascii: "\"") { return try parseString() }
+        try skipValue()
+        return nil
+    }
+
+    /// Enters the object or array opening here with `opening`; false, the value skipped, when the
+    /// value is anything else. An entered container is left with `leaveContainer`.
+    @usableFromInline
+    mutating func enterContainer(_ opening: UInt8) throws(JSONParseError) -> Bool {
+        guard peek() == opening else {
+            try skipValue()
+            return false
+        }
+        depth += 1
+        guard depth <= maxDepth else { throw fail("nested deeper than \(maxDepth) levels") }
+        position += 1
+        skipWhitespace()
+        return true
+    }
+
+    @usableFromInline
+    mutating func leaveContainer() { depth -= 1 }
+
+    /// Consumes `closing` when the container just entered is empty.
+    @usableFromInline
+    mutating func closesEmpty(_ closing: UInt8) -> Bool {
+        guard peek() == closing else { return false }
+        position += 1
+        return true
+    }
+
+    /// Reads a member's key and its `:`, leaving the reader at the value; the key's position in
+    /// `names`, or nil for another name.
+    @usableFromInline
+    mutating func memberKey(_ names: JSONFieldNames) throws(JSONParseError) -> Int? {
+        skipWhitespace()
+        guard peek() == UInt8(ascii: "\"") else { throw fail("expected a quoted key") }
+        let matched = try parseKey(names)
+        skipWhitespace()
+        guard peek() == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
+        position += 1
+        skipWhitespace()
+        return matched
+    }
+
+    /// A key without escapes is matched on the document's bytes, without a `String` made for it.
+    private mutating func parseKey(_ names: JSONFieldNames) throws(JSONParseError) -> Int? {
+        let start = position + 1
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                position = index + 1
+                return names.position(of: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            index += 1
+        }
+        // Escapes, a control character or no closing quote: read as any string is, errors and all.
+        var key = try parseString()
+        return key.withUTF8 { names.position(of: $0) }
+    }
+
+    /// After a member's value: true when another member follows, false when the object closed.
+    @usableFromInline
+    mutating func afterMember() throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        switch peek() {
+        case UInt8(ascii: ","):
+            position += 1
+            return true
+        case UInt8(ascii: "}"):
+            position += 1
+            return false
+        case nil: throw fail("unexpected end of data in an object")
+        default: throw fail("expected ',' or '}' in an object")
+        }
+    }
+
+    @usableFromInline
+    mutating func beforeElement() { skipWhitespace() }
+
+    /// After an element: true when another element follows, false when the array closed.
+    @usableFromInline
+    mutating func afterElement() throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        switch peek() {
+        case UInt8(ascii: ","):
+            position += 1
+            return true
+        case UInt8(ascii: "]"):
+            position += 1
+            return false
+        case nil: throw fail("unexpected end of data in an array")
+        default: throw fail("expected ',' or ']' in an array")
+        }
     }
 }

@@ -85,6 +85,15 @@ public struct ProviderClient: Sendable {
         }
     }
 
+    /// Reads a response body with `read`, value by value; failure is `.undecodable`, as `decodeJSON`'s.
+    public func readJSON<Result>(from response: HTTPResponse, _ read: (inout JSONReader) throws(JSONParseError) -> Result) throws -> Result {
+        do {
+            return try JSONReader.read(response.body, read)
+        } catch {
+            throw scrub(SeekError(.undecodable, provider: provider, detail: body("malformed JSON: \(error)", response)))
+        }
+    }
+
     /// A message with the body snippet appended.
     public func body(_ message: String, _ response: HTTPResponse) -> String {
         let snippet = response.snippet(redacting: secrets)
