@@ -147,10 +147,10 @@ public struct GiphyProvider: SearchProvider {
         let envelope = try await call(key, path: "/v1/gifs/search/tags", query: [
             ("q", term),
             ("limit", String(min(max(1, limit), Self.maxLimit))),
-        ])
+        ], reading: GiphyTag.self)
         var names: [String] = []
-        for entry in envelope.list {
-            guard let name = entry["name"]?.stringValue?.trimmed(), !name.isEmpty,
+        for entry in envelope.entries {
+            guard let name = entry.name?.stringValue?.trimmed(), !name.isEmpty,
                   !names.contains(name)
             else { continue }
             names.append(name)
@@ -170,7 +170,7 @@ public struct GiphyProvider: SearchProvider {
         }
         let envelope = try await call(key, path: "/v1/gifs/" + URL.encodeSegment(id.value), query: [("rating", try rating(for: options))])
         // `data` is one object on success; an array is an error-style body (`[]` when the GIF is gone).
-        guard let object = envelope.single ?? envelope.list.first else {
+        guard let object = envelope.entries.first else {
             throw SeekError(.notFound, provider: Self.id, detail: "no GIF with id \(id.value)")
         }
         guard let detail = GiphyMapping.detail(object, fallbackID: id.value) else {
@@ -190,25 +190,29 @@ public struct GiphyProvider: SearchProvider {
         return apiKey
     }
 
-    /// GETs `path` with the key and `query`, and returns the body's envelope once it is known not to be an error.
-    private func call(_ key: String, path: String, query: [(String, String?)]) async throws -> GiphyEnvelope {
+    /// GETs `path` with the key and `query`, and returns the body's envelope, `data` read as `Entry`s,
+    /// once it is known not to be an error.
+    private func call<Entry: GiphyEntry>(
+        _ key: String, path: String, query: [(String, String?)], reading entry: Entry.Type = GiphyGIF.self
+    ) async throws -> GiphyEnvelope<Entry> {
         let url = baseURL.appending(path: path, query: [("api_key", key)] + query)
         let response = try await client.fetch(url)
         guard (200..<300).contains(response.status) else {
-            let envelope = (try? JSONValue(parsing: response.body)).map(GiphyEnvelope.init)
+            let envelope = try? JSONReader.read(response.body) { reader throws(JSONParseError) in
+                try GiphyEnvelope<GiphyTag>(reading: &reader)
+            }
             throw failure(status: response.status, message: envelope?.message, response: response, url: url)
         }
-        let root = try client.decodeJSON(from: response)
-        guard root.objectValue != nil else {
+        let read = try client.readJSON(from: response) { reader throws(JSONParseError) in try GiphyEnvelope<Entry>(reading: &reader) }
+        guard let envelope = read else {
             throw client.scrub(SeekError(
                 .undecodable, provider: Self.id, detail: client.body("expected a JSON object", response)))
         }
-        let envelope = GiphyEnvelope(root)
         // An error can also arrive as HTTP 200 with `meta.status` saying what went wrong.
         if let status = envelope.metaStatus, status >= 400 {
             throw failure(status: status, message: envelope.message, response: response, url: url)
         }
-        guard envelope.data != nil else {
+        guard envelope.data != .none else {
             throw client.scrub(SeekError(
                 .undecodable, provider: Self.id, detail: client.body("no `data` in the response", response)))
         }
@@ -237,9 +241,9 @@ public struct GiphyProvider: SearchProvider {
             SeekError(kind, provider: Self.id, detail: "\(said) (\(Redaction.redact(url: url)))", retryAfter: response.retryAfterDate()))
     }
 
-    private func page(from envelope: GiphyEnvelope, request: SearchRequest, ceiling: Int) -> SearchPage {
+    private func page(from envelope: GiphyEnvelope<GiphyGIF>, request: SearchRequest, ceiling: Int) -> SearchPage {
         // A server that sends more than `limit` asked for does not get to overfill the page.
-        let objects = Array(envelope.list.prefix(max(request.limit, 1)))
+        let objects = envelope.entries.prefix(max(request.limit, 1))
         let items = objects.compactMap(GiphyMapping.listItem)
         let next = SearchPage.nextOffset(
             after: request, received: objects.count, total: envelope.totalCount, ceiling: ceiling)

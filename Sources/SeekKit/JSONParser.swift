@@ -307,6 +307,20 @@ extension JSONParser {
     }
 
     @usableFromInline
+    var nextKind: JSONValue.Kind? {
+        guard let byte = peek() else { return nil }
+        switch byte {
+        case UInt8(ascii: "{"): return .object
+        case UInt8(ascii: "["): return .array
+        case UInt8(ascii: "\""): return .string
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool
+        case UInt8(ascii: "n"): return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number
+        default: return nil
+        }
+    }
+
+    @usableFromInline
     mutating func readValue() throws(JSONParseError) -> JSONValue { try parseValue() }
 
     @usableFromInline

@@ -70,6 +70,11 @@ public struct JSONReader: ~Copyable {
         return true
     }
 
+    /// What the value here is, by its first byte (nil at the end of the data or at a byte no value
+    /// begins with, which reading the value reports).
+    @inlinable
+    public var nextKind: JSONValue.Kind? { parser.nextKind }
+
     /// The value here as a tree: for a member whose value may take several shapes.
     @inlinable
     public mutating func readValue() throws(JSONParseError) -> JSONValue { try parser.readValue() }

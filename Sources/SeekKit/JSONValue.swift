@@ -39,6 +39,11 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
+    /// The kinds of JSON value.
+    public enum Kind: Sendable, Hashable {
+        case null, bool, number, string, array, object
+    }
+
     public subscript(key: String) -> JSONValue? {
         if case .object(let object) = self { return object[key] }
         return nil
