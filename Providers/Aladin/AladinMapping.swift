@@ -74,7 +74,9 @@ enum AladinMapping {
         if let subTitle, full.hasSuffix(" - " + subTitle) {
             return (String(full.dropLast(subTitle.count + 3)).trimmed(), subTitle)
         }
-        if let range = full.firstRange(of: " - ") {
+        // Looked for in the bytes first: searching by Character cost more than the rest of the item,
+        // and " - " is in few titles (a match in Characters is a match in bytes).
+        if full.containsBytes(of: " - "), let range = full.firstRange(of: " - ") {
             let title = full[..<range.lowerBound].trimmed()
             let rest = full[range.upperBound...].trimmed()
             if !title.isEmpty, !rest.isEmpty { return (title, rest) }
@@ -251,6 +253,7 @@ enum AladinMapping {
     }
 
     static func unique(_ names: [String]) -> [String] {
+        guard names.count > 1 else { return names }  // most books have one author line name
         var seen: Set<String> = []
         return names.filter { seen.insert($0).inserted }
     }
