@@ -14,10 +14,10 @@ struct AladinError {
     static let badKeyCodes: Set<Int> = [1, 4, 100]
 
     /// The error in `body`, or nil when it is not an error body.
-    init?(_ body: JSONValue) {
-        guard let object = body.objectValue, object["errorCode"] != nil || object["errorMessage"] != nil else { return nil }
-        code = object["errorCode"]?.intValue
-        message = object["errorMessage"]?.stringValue.map(HTMLEntities.decode) ?? ""
+    init?(_ body: AladinEnvelope) {
+        guard body.errorCode != nil || body.errorMessage != nil else { return nil }
+        code = body.errorCode?.intValue
+        message = body.errorMessage?.stringValue.map(HTMLEntities.decode) ?? ""
     }
 
     /// Which failure this is. Code 8's message ("키에 해당하는 상품이 존재하지 않습니다") says 키 (key) too,

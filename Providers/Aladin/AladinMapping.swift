@@ -7,42 +7,40 @@ enum AladinMapping {
     // MARK: - Items
 
     /// An item keyed by its ISBN-13 when it has one (a 977 magazine EAN included), else by Aladin's itemId.
-    static func item(_ object: [String: JSONValue]) -> Item? {
-        let itemID = object["itemId"]?.stringValue.flatMap(digits)
-        let isbn13 = object["isbn13"]?.stringValue.flatMap(digits).flatMap { $0.count == 13 ? $0 : nil }
+    static func item(_ object: AladinItem) -> Item? {
+        let itemID = object.itemId?.stringValue.flatMap(digits)
+        let isbn13 = object.isbn13?.stringValue.flatMap(digits).flatMap { $0.count == 13 ? $0 : nil }
         guard let key = isbn13 ?? itemID else { return nil }
 
         var identifiers = Identifiers()
-        for field in ["isbn13", "isbn"] {
-            if let isbn = text(object, field) { identifiers.add(isbnsIn: isbn) }
+        for field in [object.isbn13, object.isbn] {
+            if let isbn = text(field) { identifiers.add(isbnsIn: isbn) }
         }
         if let itemID { identifiers.other["aladinItemId"] = itemID }
 
         let (title, subtitle) = titles(
-            text(object, "title") ?? "", subTitle: object["subInfo"]?["subTitle"]?.stringValue.map(decoded))
+            text(object.title) ?? "", subTitle: object.subInfo?["subTitle"]?.stringValue.map(decoded))
         var item = Item(
             id: ItemID(provider: AladinProvider.id, value: key),
             kind: .book,
             title: title.isEmpty ? key : title,
             subtitle: subtitle,
-            creators: unique(contributors(text(object, "author") ?? "").map(\.name)),
-            year: year(text(object, "pubDate")),
+            creators: unique(contributors(text(object.author) ?? "").map(\.name)),
+            year: year(text(object.pubDate)),
             identifiers: identifiers,
-            images: covers(text(object, "cover")))
-        item.address = text(object, "link").flatMap(URLText.init(web:))
+            images: covers(text(object.cover)))
+        item.address = text(object.link).flatMap(URLText.init(web:))
         return item
     }
 
-    static func detail(_ object: [String: JSONValue]) -> ItemDetail? {
+    static func detail(_ object: AladinItem) -> ItemDetail? {
         guard let item = item(object) else { return nil }
-        let subInfo = object["subInfo"]
+        let subInfo = object.subInfo
         var attributes: [String: String] = [:]
-        for field in ["priceSales", "priceStandard", "salesPoint", "categoryName", "mallType", "stockStatus",
-                      "customerReviewRank", "bestRank", "mileage"]
-        {
-            attributes[field] = text(object, field)
+        for (name, value) in object.attributeMembers {
+            attributes[name] = text(value)
         }
-        attributes["seriesName"] = object["seriesInfo"]?["seriesName"]?.stringValue.map(decoded).flatMap(nonEmpty)
+        attributes["seriesName"] = object.seriesInfo?["seriesName"]?.stringValue.map(decoded).flatMap(nonEmpty)
         attributes["originalTitle"] = subInfo?["originalTitle"]?.stringValue.map(decoded).flatMap(nonEmpty)
         attributes["ratingScore"] = subInfo?["ratingInfo"]?["ratingScore"]?.stringValue
         attributes["ratingCount"] = subInfo?["ratingInfo"]?["ratingCount"]?.stringValue
@@ -57,11 +55,11 @@ enum AladinMapping {
         }
         return ItemDetail(
             item: item,
-            description: text(object, "description"),
-            contributors: contributors(text(object, "author") ?? ""),
-            subjects: subjects(text(object, "categoryName")),
-            publishers: text(object, "publisher").map { [$0] } ?? [],
-            publishDate: text(object, "pubDate"),
+            description: text(object.description),
+            contributors: contributors(text(object.author) ?? ""),
+            subjects: subjects(text(object.categoryName)),
+            publishers: text(object.publisher).map { [$0] } ?? [],
+            publishDate: text(object.pubDate),
             pageCount: subInfo?["itemPage"]?.intValue.flatMap { $0 > 0 ? $0 : nil },
             attributes: attributes)
     }
@@ -235,9 +233,9 @@ enum AladinMapping {
 
     // MARK: - Lenient values
 
-    /// A field as trimmed plain text with HTML entities decoded; nil when empty.
-    static func text(_ object: [String: JSONValue], _ key: String) -> String? {
-        object[key]?.stringValue.map(decoded).flatMap(nonEmpty)
+    /// A member as trimmed plain text with HTML entities decoded; nil when absent or empty.
+    static func text(_ value: JSONValue?) -> String? {
+        value?.stringValue.map(decoded).flatMap(nonEmpty)
     }
 
     static func decoded(_ text: String) -> String { HTMLEntities.decode(text) }

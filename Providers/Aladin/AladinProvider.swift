@@ -121,7 +121,7 @@ public struct AladinProvider: SearchProvider {
             ("ItemId", value),
             ("OptResult", "ebookList,usedList,ratingInfo"),
         ])
-        guard let object = envelope["item"]?[0]?.objectValue else {
+        guard let object = envelope.firstItem else {
             throw SeekError(.notFound, provider: Self.id, detail: "no item for \(type) \(value)")
         }
         guard let detail = AladinMapping.detail(object) else {
@@ -162,7 +162,7 @@ public struct AladinProvider: SearchProvider {
 
     /// GETs `endpoint` under the base path with the key, the common parameters and `query`, and returns the
     /// JSON envelope once it is known not to be an error (Aladin reports errors in a 200 body).
-    private func call(_ key: String, endpoint: String, query: [(String, String?)]) async throws -> JSONValue {
+    private func call(_ key: String, endpoint: String, query: [(String, String?)]) async throws -> AladinEnvelope {
         let url = baseURL.appending(path: endpoint, query: [("ttbkey", key)] + query + [
             ("output", "js"),
             ("Version", Self.apiVersion),
@@ -172,16 +172,18 @@ public struct AladinProvider: SearchProvider {
         // A rate limit or a server failure is what the status says, whatever error object comes with
         // it: the status carries the Retry-After that the cool-down needs.
         if response.status == 429 || response.status >= 500 { try client.check(response, url: url) }
-        let parsed = try? JSONValue(parsing: AladinJSON.normalize(response.body))
-        if let parsed, let failure = AladinError(parsed) {
+        let read = try? JSONReader.read(AladinJSON.normalize(response.body)) { reader throws(JSONParseError) in
+            try AladinEnvelope(reading: &reader)
+        }
+        if let read, let failure = AladinError(read) {
             throw client.scrub(failure.seekError(url: url))
         }
         try client.check(response, url: url)
-        guard let parsed, parsed.objectValue != nil else {
+        guard let parsed = read else {
             throw client.scrub(SeekError(
                 .undecodable, provider: Self.id, detail: client.body("malformed JSON", response)))
         }
-        guard parsed["item"]?.arrayValue != nil else {
+        guard parsed.items != nil else {
             throw client.scrub(SeekError(
                 .undecodable, provider: Self.id, detail: client.body("no `item` list in the response", response)))
         }
@@ -201,11 +203,11 @@ public struct AladinProvider: SearchProvider {
 
     /// Items, total and the next page number, which exists while a full page came back and
     /// `page × limit` is below both `totalResults` and the 200 reachable results.
-    static func searchPage(_ envelope: JSONValue, page: Int, limit: Int) -> SearchPage {
+    static func searchPage(_ envelope: AladinEnvelope, page: Int, limit: Int) -> SearchPage {
         // A server that sends more than MaxResults asked for does not get to overfill the page.
-        let objects = Array((envelope["item"]?.arrayValue ?? []).compactMap(\.objectValue).prefix(limit))
+        let objects = (envelope.items ?? []).prefix(limit)
         let items = objects.compactMap(AladinMapping.item)
-        let total = envelope["totalResults"]?.intValue
+        let total = envelope.totalResults?.intValue
         let reachable = min(total ?? reachableResults, reachableResults)
         let more = objects.count >= limit && page * limit < reachable
         return SearchPage(items: items, total: total, next: more ? String(page + 1) : nil)
