@@ -104,16 +104,23 @@ public struct JSONFields<Field: RawRepresentable & CaseIterable & Sendable>: Sen
     }
 }
 
-/// Names as UTF-8, found by their bytes.
+/// Names as UTF-8, found by their bytes: only names of the key's length are compared.
 @usableFromInline
 struct JSONFieldNames: Sendable {
-    private let names: [[UInt8]]
+    /// By length: each name of that length as bytes, with its position in the list given.
+    private let byLength: [[(bytes: [UInt8], position: Int)]]
 
-    init(_ names: [String]) { self.names = names.map { Array($0.utf8) } }
+    init(_ names: [String]) {
+        let encoded = names.map { Array($0.utf8) }
+        var byLength = [[(bytes: [UInt8], position: Int)]](repeating: [], count: (encoded.map(\.count).max() ?? 0) + 1)
+        for (position, name) in encoded.enumerated() { byLength[name.count].append((name, position)) }
+        self.byLength = byLength
+    }
 
     /// Where `bytes` is among the names; nil when it is none of them.
     func position(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        for (position, name) in names.enumerated() where name.count == bytes.count {
+        guard byLength.indices.contains(bytes.count) else { return nil }
+        for (name, position) in byLength[bytes.count] {
             let equal = name.withUnsafeBufferPointer { name in
                 guard let left = name.baseAddress, let right = bytes.baseAddress else { return true }  // both empty
                 return memcmp(left, right, bytes.count) == 0
