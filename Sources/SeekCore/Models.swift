@@ -23,9 +23,26 @@ public enum PagingStyle: String, Sendable, Codable {
 public enum ImageSize: String, Sendable, Codable, CaseIterable, Comparable {
     case small, medium, large, original
 
-    public static func < (lhs: ImageSize, rhs: ImageSize) -> Bool {
-        allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
+    /// Smallest first. `allCases` builds a new array each time it is asked for.
+    public static let ascending: [ImageSize] = allCases
+
+    /// The size's place, smallest first: what comparing, equality and hashing use. A raw-value
+    /// enumeration otherwise hashes and compares its `String` raw value (every image dictionary of
+    /// every result did, issue 30).
+    public var rank: Int {
+        switch self {
+        case .small: 0
+        case .medium: 1
+        case .large: 2
+        case .original: 3
+        }
     }
+
+    public static func < (lhs: ImageSize, rhs: ImageSize) -> Bool { lhs.rank < rhs.rank }
+
+    public static func == (lhs: ImageSize, rhs: ImageSize) -> Bool { lhs.rank == rhs.rank }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(rank) }
 }
 
 /// One image rendition of an item.
@@ -143,9 +160,13 @@ public struct Item: Sendable, Hashable, Codable {
     /// The rendition closest to `size`: the size itself, else the next larger, else the largest smaller.
     public func image(_ size: ImageSize) -> ImageReference? {
         if let exact = images[size] { return exact }
-        let larger = ImageSize.allCases.filter { $0 > size }.compactMap { images[$0] }
-        if let first = larger.first { return first }
-        return ImageSize.allCases.filter { $0 < size }.reversed().compactMap { images[$0] }.first
+        for larger in ImageSize.ascending where larger > size {
+            if let image = images[larger] { return image }
+        }
+        for smaller in ImageSize.ascending.reversed() where smaller < size {
+            if let image = images[smaller] { return image }
+        }
+        return nil
     }
 }
 

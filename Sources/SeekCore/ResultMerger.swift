@@ -226,7 +226,9 @@ public enum ResultMerger {
     /// An item's biggest image as (size class, pixels), for comparing covers; (0, 0) without one.
     private static func largestSize(_ item: Item) -> ImageRank {
         guard let size = item.images.keys.max(), let image = item.images[size] else { return ImageRank(size: 0, pixels: 0) }
-        return ImageRank(size: (ImageSize.allCases.firstIndex(of: size) ?? 0) + 1, pixels: (image.width ?? 0) * (image.height ?? 0))
+        // Sizes come from upstreams: a product past `Int.max` counts as the largest, not as a trap.
+        let (pixels, overflow) = (image.width ?? 0).multipliedReportingOverflow(by: image.height ?? 0)
+        return ImageRank(size: size.rank + 1, pixels: overflow ? .max : pixels)
     }
 
     private struct ImageRank: Comparable {

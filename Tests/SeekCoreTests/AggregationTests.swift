@@ -325,6 +325,44 @@ struct AggregationRankingTests {
         #expect(merged.item.image(.large)?.url == big)
         #expect(merged.provenance["image"] == "b")
     }
+
+    @Test("covers whose pixel counts overflow an Int are compared as the largest, without a trap")
+    func hugeCovers() throws {
+        let url = try #require(URL(string: "http://x/c.jpg")), other = try #require(URL(string: "http://x/d.jpg"))
+        var first = book("a", "1", "T", isbns: [isbn13(9)])
+        first.images = [.large: ImageReference(url: other, size: .large, width: 400, height: 600)]
+        var second = book("b", "2", "T", isbns: [isbn13(9)])
+        second.images = [.large: ImageReference(url: url, size: .large, width: 9_000_000_000_000_000, height: 9_000_000_000_000_000)]
+        var third = book("c", "3", "T", isbns: [isbn13(9)])
+        third.images = [.large: ImageReference(url: other, size: .large, width: -9_000_000_000_000_000, height: 9_000_000_000_000_000)]
+        let merged = try #require(ResultMerger.merge([("a", [first]), ("b", [second]), ("c", [third])]).first)
+        #expect(merged.item.image(.large)?.url == url)
+        #expect(merged.provenance["image"] == "b")
+    }
+
+    @Test("an item's image is the size asked for, else the next larger, else the largest smaller")
+    func closestImage() throws {
+        let small = try #require(URL(string: "http://x/s.jpg")), large = try #require(URL(string: "http://x/l.jpg"))
+        var item = book("a", "1", "T", isbns: [])
+        item.images = [.small: ImageReference(url: small, size: .small), .large: ImageReference(url: large, size: .large)]
+        #expect(item.image(.small)?.url == small)
+        #expect(item.image(.medium)?.url == large)
+        #expect(item.image(.large)?.url == large)
+        #expect(item.image(.original)?.url == large)
+        item.images[.large] = nil
+        #expect(item.image(.original)?.url == small)
+        item.images = [:]
+        #expect(item.image(.medium) == nil)
+    }
+
+    @Test("image sizes order, compare and hash by their place, smallest first")
+    func imageSizes() {
+        #expect(ImageSize.ascending == [.small, .medium, .large, .original])
+        #expect(ImageSize.ascending.map(\.rank) == [0, 1, 2, 3])
+        #expect(ImageSize.small < .medium && .large < .original && !(ImageSize.original < .small))
+        #expect(Set(ImageSize.allCases).count == 4)
+        #expect(ImageSize(rawValue: "large") == .large && ImageSize.large != .medium)
+    }
 }
 
 // MARK: - Test providers
