@@ -100,8 +100,7 @@ enum GiphyMapping {
     static func images(_ gif: GiphyGIF) -> [ImageSize: ImageReference] {
         // By position in `GiphyRendition.Name.allCases`: nil until looked at, then the usable rendition or .some(nil).
         var looked = [Rendition??](repeating: nil, count: GiphyRendition.Name.count)
-        var images: [ImageSize: ImageReference] = [:]
-        images.reserveCapacity(renditionPreferences.count)
+        var images = [ImageSize: ImageReference](minimumCapacity: renditionPreferences.count)
         for (size, preferred) in renditionPreferences {
             for name in preferred {
                 let position = name.position

@@ -335,8 +335,7 @@ public struct OpenLibraryProvider: SearchProvider {
     /// The cover at every size; `?default=false` makes a missing cover a 404 instead of a blank image.
     func images(coverID: Int?) -> [ImageSize: ImageReference] {
         guard let coverID, coverID > 0 else { return [:] }
-        var images: [ImageSize: ImageReference] = [:]
-        images.reserveCapacity(4)
+        var images = [ImageSize: ImageReference](minimumCapacity: 4)
         let id = String(coverID)
         for (size, suffix) in Self.coverSuffixes {
             guard let address = URLText(Self.joined(coverStem, id, suffix, coverQuery)) else { continue }

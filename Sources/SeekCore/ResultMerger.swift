@@ -30,8 +30,7 @@ public enum ResultMerger {
         // each volume's work, say): a shared key joins items of different providers only. Two items
         // of one provider still meet in a row through another provider's record that matches both.
         var sets = UnionFind(count: entries.count)
-        var owner: [MatchKey: Int] = [:]
-        owner.reserveCapacity(entries.count)
+        var owner = [MatchKey: Int](minimumCapacity: entries.count)
         for (position, entry) in entries.enumerated() {
             forEachMatchKey(of: item(entry)) { key in
                 guard let other = owner[key] else { owner[key] = position; return }
