@@ -395,17 +395,7 @@ extension JSONParser {
     /// After a member's value: true when another member follows, false when the object closed.
     @usableFromInline
     mutating func afterMember() throws(JSONParseError) -> Bool {
-        skipWhitespace()
-        switch peek() {
-        case UInt8(ascii: ","):
-            position += 1
-            return true
-        case UInt8(ascii: "}"):
-            position += 1
-            return false
-        case nil: throw fail("unexpected end of data in an object")
-        default: throw fail("expected ',' or '}' in an object")
-        }
+        try afterValue(closing: UInt8(ascii: "}"), container: "an object")
     }
 
     @usableFromInline
@@ -414,16 +404,22 @@ extension JSONParser {
     /// After an element: true when another element follows, false when the array closed.
     @usableFromInline
     mutating func afterElement() throws(JSONParseError) -> Bool {
+        try afterValue(closing: UInt8(ascii: "]"), container: "an array")
+    }
+
+    /// A `,` (true) or the container's `closing` (false) after one of its values, with the reasons
+    /// `parseObject` and `parseArray` give.
+    private mutating func afterValue(closing: UInt8, container: StaticString) throws(JSONParseError) -> Bool {
         skipWhitespace()
         switch peek() {
         case UInt8(ascii: ","):
             position += 1
             return true
-        case UInt8(ascii: "]"):
+        case closing:
             position += 1
             return false
-        case nil: throw fail("unexpected end of data in an array")
-        default: throw fail("expected ',' or ']' in an array")
+        case nil: throw fail("unexpected end of data in \(container)")
+        default: throw fail("expected ',' or '\(Character(UnicodeScalar(closing)))' in \(container)")
         }
     }
 }
