@@ -32,28 +32,9 @@ enum AladinJSON {
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
             guard let first = bytes.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
                   let last = bytes.last, !isSpace(last), last != UInt8(ascii: ";") else { return false }
-            return !holdsQuoteOrControl(UnsafeBufferPointer(rebasing: bytes))
+            let rest = UnsafeBufferPointer(rebasing: bytes)
+            return ByteScan.firstControl(or: singleQuote, singleQuote, in: rest, from: 0) == rest.count
         }
-    }
-
-    /// Whether a single quote or a control byte is in `bytes`, looked for eight bytes at a time.
-    private static func holdsQuoteOrControl(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return false }
-        let ones: UInt64 = 0x0101_0101_0101_0101, highBits: UInt64 = 0x8080_8080_8080_8080
-        var index = 0
-        while bytes.count - index >= 8 {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            // The classic word tests: a byte below 0x20, a byte equal to `'`.
-            let control = (word &- ones &* 0x20) & ~word & highBits
-            let quotes = word ^ (ones &* UInt64(singleQuote))
-            if (control | ((quotes &- ones) & ~quotes & highBits)) != 0 { return true }
-            index += 8
-        }
-        while index < bytes.count {
-            if bytes[index] == singleQuote || bytes[index] < 0x20 { return true }
-            index += 1
-        }
-        return false
     }
 
     /// Without surrounding whitespace and trailing semicolons.

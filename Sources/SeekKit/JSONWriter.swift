@@ -240,33 +240,7 @@ public struct JSONWriter: ~Copyable {
     /// crossed eight bytes at a time (a miss writes thousands of strings, and a byte-at-a-time scan was
     /// most of their cost).
     public static func nextEscapable(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        guard let base = utf8.baseAddress else { return utf8.count }
-        let count = utf8.count
-        var index = max(0, start)
-        while index < count {
-            if count - index >= 8, !holdsEscapable(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
-                index += 8
-                continue
-            }
-            let byte = base[index]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
-            index += 1
-        }
-        return count
-    }
-
-    /// Whether any of the eight bytes in `word` is a control character, a quote or a backslash: the
-    /// classic "has a zero byte" / "has a byte less than n" word tests, exact for whether any byte matches.
-    @inline(__always)
-    static func holdsEscapable(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        let control = (word &- ones &* 0x20) & ~word & highBits
-        let quotes = word ^ (ones &* 0x22)
-        let backslashes = word ^ (ones &* 0x5C)
-        let quote = (quotes &- ones) & ~quotes & highBits
-        let backslash = (backslashes &- ones) & ~backslashes & highBits
-        return (control | quote | backslash) != 0
+        ByteScan.firstControl(or: UInt8(ascii: "\""), UInt8(ascii: "\\"), in: utf8, from: start)
     }
 
     private mutating func escape(_ byte: UInt8) {

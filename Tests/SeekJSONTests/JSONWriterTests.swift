@@ -148,3 +148,28 @@ struct ItemIDWritingTests {
         #expect(JSONWriter.text([id, id]) == JSONWriter.text([id.description, id.description]))
     }
 }
+
+@Suite("Byte scans")
+struct ByteScanTests {
+    @Test("the first control byte or either byte asked for is found at every position and alignment, as a byte-by-byte search finds it")
+    func matchesTheNaiveSearch() {
+        var state: UInt64 = 30
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        let alphabet: [UInt8] = Array("ab \"'\\é/".utf8) + [0x00, 0x1F, 0x20, 0x7F, 0xFF]
+        var found = 0
+        for _ in 0..<3_000 {
+            let bytes = (0..<Int(next() % 40)).map { _ in next() % 5 == 0 ? alphabet[Int(next() % UInt64(alphabet.count))] : UInt8(ascii: "x") }
+            let start = Int(next() % 8)
+            for (first, second) in [(UInt8(ascii: "\""), UInt8(ascii: "\\")), (UInt8(ascii: "'"), UInt8(ascii: "'"))] {
+                let expected = bytes.indices.first { $0 >= start && (bytes[$0] < 0x20 || bytes[$0] == first || bytes[$0] == second) } ?? bytes.count
+                let scanned = bytes.withUnsafeBufferPointer { ByteScan.firstControl(or: first, second, in: $0, from: start) }
+                #expect(scanned == expected, "\(bytes) from \(start)")
+                if expected < bytes.count { found += 1 }
+            }
+        }
+        #expect(found > 1_000)
+    }
+}

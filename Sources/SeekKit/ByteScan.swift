@@ -1,0 +1,35 @@
+/// Searches of UTF-8 bytes eight at a time, with the classic "has a byte less than n" and "has a
+/// zero byte" word tests (exact for whether any byte of a word matches): JSON writers look for what
+/// they must escape, and Aladin's answers for what must be rewritten before they are JSON.
+public enum ByteScan {
+    /// Where the first byte at or after `start` is a control character (below 0x20), `first` or
+    /// `second`; `bytes.count` when there is none.
+    public static func firstControl(or first: UInt8, _ second: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return bytes.count }
+        let count = bytes.count
+        var index = max(0, start)
+        while index < count {
+            if count - index >= 8, !holdsControl(or: first, second, UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+                continue
+            }
+            let byte = base[index]
+            if byte < 0x20 || byte == first || byte == second { return index }
+            index += 1
+        }
+        return count
+    }
+
+    /// Whether any of the eight bytes in `word` is a control character, `first` or `second`.
+    @inline(__always)
+    static func holdsControl(or first: UInt8, _ second: UInt8, _ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- ones &* 0x20) & ~word & highBits
+        let firsts = word ^ (ones &* UInt64(first))
+        let seconds = word ^ (ones &* UInt64(second))
+        let firstFound = (firsts &- ones) & ~firsts & highBits
+        let secondFound = (seconds &- ones) & ~seconds & highBits
+        return (control | firstFound | secondFound) != 0
+    }
+}
