@@ -3,7 +3,9 @@
 /// they must escape, and Aladin's answers for what must be rewritten before they are JSON.
 public enum ByteScan {
     /// Where the first byte at or after `start` is a control character (below 0x20), `first` or
-    /// `second`; `bytes.count` when there is none.
+    /// `second`; `bytes.count` when there is none. Inlined, so that the JSON writers' constant bytes
+    /// fold into the word tests.
+    @inlinable @inline(__always)
     public static func firstControl(or first: UInt8, _ second: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         guard let base = bytes.baseAddress else { return bytes.count }
         let count = bytes.count
@@ -21,7 +23,7 @@ public enum ByteScan {
     }
 
     /// Whether any of the eight bytes in `word` is a control character, `first` or `second`.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func holdsControl(or first: UInt8, _ second: UInt8, _ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
