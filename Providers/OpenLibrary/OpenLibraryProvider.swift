@@ -38,16 +38,12 @@ public struct OpenLibraryProvider: SearchProvider {
     /// What comes before a cover's file name and after its `?`, worked out once: a search builds four
     /// cover URLs for every item.
     private let coverStem: String, coverQuery: String
-    /// The base's text before an item page's path, as `appending(path:query:)` joins them; nil when the
-    /// base has a query or fragment to merge, which that does with `URLComponents`.
-    private let pageStem: String?
     private let client: ProviderClient
 
     public init(baseURL: URL, coversURL: URL, transport: any HTTPTransport, timeout: Duration = .seconds(10)) {
         self.baseURL = baseURL
         self.coversURL = coversURL
         (coverStem, coverQuery) = Self.coverTemplate(coversURL)
-        pageStem = baseURL.query == nil && baseURL.fragment == nil ? Self.withoutTrailingSlashes(baseURL.absoluteString) : nil
         self.client = ProviderClient(provider: Self.id, transport: transport, timeout: timeout)
         self.descriptor = ProviderDescriptor(
             id: Self.id, name: "Open Library", kinds: [.book], capabilities: [.search, .detail, .image],
@@ -128,21 +124,8 @@ public struct OpenLibraryProvider: SearchProvider {
             id: ItemID(provider: Self.id, value: olid.value), kind: .book, title: Self.title(doc.title),
             subtitle: Self.nonEmpty(doc.subtitle), creators: doc.authorNames.uniquedTrimmed(),
             year: doc.firstPublishYear, identifiers: identifiers, images: images(coverID: doc.coverID))
-        item.address = pageAddress(olid)
+        item.address = baseURL.appendingAddress(path: olid.path)
         return item
-    }
-
-    /// The work's or edition's page: the same URL as `baseURL.appending(path:query:)` gives, kept as
-    /// text (a search has one for every item).
-    private func pageAddress(_ olid: OpenLibraryID) -> URLText {
-        if let pageStem, let address = URLText(pageStem + olid.path) { return address }
-        return URLText(baseURL.appending(path: olid.path, query: []))
-    }
-
-    private static func withoutTrailingSlashes(_ text: String) -> String {
-        var text = text
-        while text.hasSuffix("/") { text.removeLast() }
-        return text
     }
 
     // MARK: Detail

@@ -114,13 +114,7 @@ extension URL {
     /// and `query` added; parameters with nil values are left out.
     public func appending(path: String, query: [(String, String?)]) -> URL {
         let addition = path.isEmpty ? "" : (path.hasPrefix("/") ? path : "/" + path)
-        // Nothing to merge into a query: plain concatenation, since `URLComponents` costs tens of
-        // microseconds a call on Linux and providers build several URLs for every item.
-        if query.allSatisfy({ $0.1 == nil }), self.query == nil, fragment == nil {
-            var base = absoluteString
-            while base.hasSuffix("/") { base.removeLast() }
-            if let url = URL(string: base + addition) { return url }
-        }
+        if query.allSatisfy({ $0.1 == nil }), let joined = joinedText(addition), let url = URL(string: joined) { return url }
         guard var components = URLComponents(url: self, resolvingAgainstBaseURL: false) else { return self }
         var basePath = components.percentEncodedPath
         while basePath.hasSuffix("/") { basePath.removeLast() }
@@ -132,6 +126,24 @@ extension URL {
             components.percentEncodedQuery = components.percentEncodedQuery?.replacingAll("+", with: "%2B")
         }
         return components.url ?? self
+    }
+
+    /// This URL with `path` appended, as `appending(path:query: [])` gives it, kept as text (no
+    /// `URL` parsed when the text is plain): an item's page URL, built for every result.
+    public func appendingAddress(path: String) -> URLText {
+        let addition = path.isEmpty ? "" : (path.hasPrefix("/") ? path : "/" + path)
+        if let joined = joinedText(addition), let address = URLText(joined) { return address }
+        return URLText(appending(path: path, query: []))
+    }
+
+    /// The text of this URL, trailing slashes dropped, then `addition`; nil when the URL has a query
+    /// or fragment to keep, which needs `URLComponents`. Plain concatenation, since `URLComponents`
+    /// costs tens of microseconds a call on Linux and providers build several URLs for every item.
+    private func joinedText(_ addition: String) -> String? {
+        guard query == nil, fragment == nil else { return nil }
+        var base = absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        return base + addition
     }
 
     /// A path segment percent-encoded so it cannot add segments (`/`) or a query (`?`).

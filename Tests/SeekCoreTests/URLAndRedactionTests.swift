@@ -33,6 +33,18 @@ struct URLAndRedactionTests {
         }
     }
 
+    @Test("a path appended as text gives the text of the URL appending(path:query:) gives")
+    func pathAppendedAsText() throws {
+        for (base, path) in [
+            ("https://covers.openlibrary.org", "/b/id/12"), ("https://openlibrary.org//", "works/OL1W"),
+            ("http://127.0.0.1:8080/ol", "/works/OL1W"), ("http://h/x", ""), ("http://h/x?keep=1", "/y"),
+            ("http://h/x#frag", "/y"), ("http://h/x", "/a b"), ("http://h/x", "/é"),
+        ] {
+            let url = try #require(URL(string: base))
+            #expect(url.appendingAddress(path: path).text == url.appending(path: path, query: []).absoluteString, "\(base) + \(path)")
+        }
+    }
+
     @Test("a plus sign in a query value is percent-encoded")
     func plusEncoded() throws {
         let base = try #require(URL(string: "http://h/x"))
