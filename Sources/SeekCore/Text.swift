@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Text helpers every provider uses, in native Swift: on Linux, Foundation's `StringProtocol`
 /// methods such as `trimmingCharacters(in:)` go through `NSString` and UTF-16, which made trimming
 /// the largest single cost of mapping a provider's answer (issue 5's fan-out profile).
@@ -97,21 +103,21 @@ extension StringProtocol {
         return text.withUTF8 { source in pattern.withUTF8 { Self.firstOccurrence(of: $0, in: source, from: 0) != nil } }
     }
 
-    /// Where `pattern` first starts in `source` at or after `start`.
+    /// Where `pattern` first starts in `source` at or after `start`. Candidates are found with
+    /// `memchr`, many bytes at a time: redaction searches every URL and title of an answer for each
+    /// secret, and almost none holds one (a byte-by-byte scan was 1 % of a miss, issue 30).
     @usableFromInline
     static func firstOccurrence(of pattern: UnsafeBufferPointer<UInt8>, in source: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        guard let head = pattern.first, pattern.count <= source.count else { return nil }
-        // One byte (an `&`, a `+`): the plain search, which runs at a few instructions a byte.
-        if pattern.count == 1 { return source[Swift.min(Swift.max(0, start), source.count)...].firstIndex(of: head) }
-        var index = start
+        guard let head = pattern.first, let patternBase = pattern.baseAddress, let base = source.baseAddress,
+            pattern.count <= source.count
+        else { return nil }
         let lastStart = source.count - pattern.count
+        var index = Swift.max(0, start)
         while index <= lastStart {
-            if source[index] == head {
-                var offset = 1
-                while offset < pattern.count, source[index + offset] == pattern[offset] { offset += 1 }
-                if offset == pattern.count { return index }
-            }
-            index += 1
+            guard let found = memchr(base + index, Int32(head), lastStart - index + 1) else { return nil }
+            let candidate = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+            if pattern.count == 1 || memcmp(base + candidate + 1, patternBase + 1, pattern.count - 1) == 0 { return candidate }
+            index = candidate + 1
         }
         return nil
     }

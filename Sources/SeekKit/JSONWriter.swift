@@ -45,13 +45,17 @@ public struct JSONWriter: ~Copyable {
         return writer.text
     }
 
-    /// `value` as JSON in UTF-8 bytes and then `trailer`, for a socket or a file: no `String` made,
-    /// so a large document is not validated and copied again on its way out.
-    public static func utf8(_ value: some JSONWritable, style: Style = .compact, trailer: String = "") -> [UInt8] {
+    /// `body` given `value` as JSON in UTF-8 bytes and then `trailer`, where they were written, for a
+    /// socket or a file: no `String` is made (a large document is not validated and copied again on its
+    /// way out), and no array either, so a host copies the bytes once, into its own buffer.
+    public static func withUTF8<Result>(
+        _ value: some JSONWritable, style: Style = .compact, trailer: String = "",
+        _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
         var writer = JSONWriter(style: style)
         value.write(to: &writer)
         writer.raw(trailer)
-        return Array(writer.written)
+        return try body(UnsafeRawBufferPointer(writer.written))
     }
 
     // MARK: Output

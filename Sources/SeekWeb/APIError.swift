@@ -85,6 +85,6 @@ enum APIResponse {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONWriter.utf8(document, trailer: "\n"))))
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: JSONWriter.withUTF8(document, trailer: "\n") { ByteBuffer(bytes: $0) }))
     }
 }

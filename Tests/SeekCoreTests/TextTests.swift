@@ -80,6 +80,37 @@ struct TextTests {
         #expect("text".replacingAll("q", with: "x") == "text")
     }
 
+    @Test("containsBytes and replacingAll agree with a byte-by-byte search on 5,000 random texts and patterns")
+    func searchMatchesNaiveSearch() {
+        var random = SplitMix(seed: 30)
+        // A small alphabet, so that heads repeat and partial matches are common; one multi-byte letter.
+        let alphabet: [String] = ["a", "b", "ab", "=", "&", "é"]
+        func draw(_ length: Int) -> String {
+            (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }.joined()
+        }
+        func naiveReplacing(_ text: [UInt8], _ pattern: [UInt8], _ replacement: [UInt8]) -> [UInt8] {
+            var result: [UInt8] = []
+            var index = 0
+            while index < text.count {
+                if index + pattern.count <= text.count, Array(text[index..<(index + pattern.count)]) == pattern {
+                    result += replacement
+                    index += pattern.count
+                } else {
+                    result.append(text[index])
+                    index += 1
+                }
+            }
+            return result
+        }
+        for _ in 0..<5_000 {
+            let text = draw(Int(random.next() % 40))
+            let pattern = draw(1 + Int(random.next() % 4))
+            let expected = naiveReplacing(Array(text.utf8), Array(pattern.utf8), Array("X".utf8))
+            #expect(Array(text.replacingAll(pattern, with: "X").utf8) == expected, "\(text) / \(pattern)")
+            #expect(text.containsBytes(of: pattern) == (expected != Array(text.utf8)), "\(text) / \(pattern)")
+        }
+    }
+
     @Test("replacingAll finds a match at the very end, overlapping starts and a pattern as long as the text")
     func replacingAtTheEdges() {
         #expect("abcab".replacingAll("ab", with: "X") == "XcX")

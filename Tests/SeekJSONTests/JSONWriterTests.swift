@@ -25,6 +25,15 @@ struct JSONWriterTests {
         #expect(JSONWriter.text([true, false], style: style) == (try foundation([true, false], pretty: pretty)))
     }
 
+    @Test("withUTF8 hands over the document's bytes and then the trailer, in either style")
+    func bytesWithTrailer() {
+        let document = ["title": "항구 \"harbor\"", "next": "a\nb"]
+        for style in [JSONWriter.Style.compact, .pretty] {
+            let bytes = JSONWriter.withUTF8(document, style: style, trailer: "\n") { Array($0) }
+            #expect(bytes == Array((JSONWriter.text(document, style: style) + "\n").utf8))
+        }
+    }
+
     @Test("numbers read as JSONEncoder writes them")
     func numbers() throws {
         let values: [Double] = [1, 0.1 + 0.2, 1e20, 1e-7, 1.2345678901234568e17, .leastNonzeroMagnitude, 1.5, 100, 1e16, 1e15, 12345.678, -2.25]
