@@ -22,6 +22,36 @@ public enum ByteScan {
         return count
     }
 
+    /// Whether every byte is printable ASCII, 0x20 through 0x7E: most upstream text is, and is then
+    /// kept as it is after this one pass.
+    @inlinable
+    public static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        var index = 0
+        while count - index >= 8 {
+            if holdsUnprintable(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) { return false }
+            index += 8
+        }
+        while index < count {
+            let byte = base[index]
+            if byte < 0x20 || byte >= 0x7F { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// Whether any of the eight bytes in `word` is below 0x20 or at or above 0x7F (adding one sets the
+    /// high bit of 0x7F; a carry comes only from 0xFF, which is caught itself).
+    @inlinable @inline(__always)
+    static func holdsUnprintable(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- ones &* 0x20) & ~word & highBits
+        let deleteOrHigh = ((word &+ ones) | word) & highBits
+        return (control | deleteOrHigh) != 0
+    }
+
     /// Whether any of the eight bytes in `word` is a control character, `first` or `second`.
     @inlinable @inline(__always)
     static func holdsControl(or first: UInt8, _ second: UInt8, _ word: UInt64) -> Bool {

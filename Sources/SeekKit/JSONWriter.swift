@@ -224,18 +224,24 @@ public struct JSONWriter: ~Copyable {
         append(UInt8(ascii: "\""))
     }
 
-    /// The text of a string, escaped, without its quotes.
+    /// The text of a string, escaped, without its quotes. Read in place where it is stored: a copy
+    /// to make it contiguous is made only for a string that is not (a bridged one).
     private mutating func escapedBody(_ value: String) {
-        var value = value
-        value.withUTF8 { utf8 in
-            var start = 0
-            while true {
-                let index = Self.nextEscapable(in: utf8, from: start)
-                append(UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                guard index < utf8.count else { break }
-                escape(utf8[index])
-                start = index + 1
-            }
+        let done: Void? = value.utf8.withContiguousStorageIfAvailable { escapedBody(utf8: $0) }
+        if done == nil {
+            var contiguous = value
+            contiguous.withUTF8 { escapedBody(utf8: $0) }
+        }
+    }
+
+    private mutating func escapedBody(utf8: UnsafeBufferPointer<UInt8>) {
+        var start = 0
+        while true {
+            let index = Self.nextEscapable(in: utf8, from: start)
+            append(UnsafeBufferPointer(rebasing: utf8[start..<index]))
+            guard index < utf8.count else { break }
+            escape(utf8[index])
+            start = index + 1
         }
     }
 

@@ -25,7 +25,8 @@ public enum UntrustedText {
     /// upstream text is, and then costs one pass over its bytes and no copy.
     static func isPrintableASCII(_ text: String, limit: Int) -> Bool {
         let bytes = text.utf8
-        return bytes.count <= limit && bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        guard bytes.count <= limit else { return false }
+        return bytes.withContiguousStorageIfAvailable(ByteScan.isPrintableASCII) ?? bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     private static func clean(_ text: String, keepingBreaks: Bool, limit: Int) -> String {

@@ -181,4 +181,21 @@ struct ByteScanTests {
         }
         #expect(found > 1_000)
     }
+
+    @Test("printable ASCII is told apart from every other byte value, at every position of a word and past it")
+    func printableASCII() {
+        let plain = Array("harbor: a story".utf8)
+        #expect(plain.withUnsafeBufferPointer(ByteScan.isPrintableASCII))
+        #expect([UInt8]().withUnsafeBufferPointer(ByteScan.isPrintableASCII))
+        for length in [1, 7, 8, 9, 16, 23] {
+            for position in 0..<length {
+                for value in UInt8.min...UInt8.max {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "~"), count: length)
+                    bytes[position] = value
+                    let expected = value >= 0x20 && value < 0x7F
+                    #expect(bytes.withUnsafeBufferPointer(ByteScan.isPrintableASCII) == expected, "\(value) at \(position) of \(length)")
+                }
+            }
+        }
+    }
 }
