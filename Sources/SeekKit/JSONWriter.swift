@@ -14,26 +14,18 @@ public struct JSONWriter: ~Copyable {
     public enum Style: Sendable { case compact, pretty }
 
     public let style: Style
-    /// The UTF-8 written so far, in memory this writer alone owns (it cannot be copied, so no
-    /// append needs the uniqueness check each `Array` append makes: those checks and the calls
-    /// around them were a third of writing a search document, issue 30). Bytes `0..<count` are written.
-    @usableFromInline var storage: UnsafeMutablePointer<UInt8>
-    @usableFromInline var count = 0
-    @usableFromInline var capacity: Int
+    /// The UTF-8 written so far (`GrowingBytes`: an append makes no uniqueness check).
+    @usableFromInline var output = GrowingBytes(capacity: 4096)
     @usableFromInline var depth = 0
     /// Whether the open object or array already has a member, so the next one needs a comma.
     @usableFromInline var hasMembers = false
 
     public init(style: Style = .compact) {
         self.style = style
-        capacity = 4096
-        storage = .allocate(capacity: capacity)
     }
 
-    deinit { storage.deallocate() }
-
     /// The bytes written so far.
-    @usableFromInline var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage, count: count) }
+    @usableFromInline var written: UnsafeBufferPointer<UInt8> { output.written }
 
     /// The JSON written so far.
     public var text: String { String(decoding: written, as: UTF8.self) }
@@ -61,32 +53,10 @@ public struct JSONWriter: ~Copyable {
     // MARK: Output
 
     @inlinable
-    mutating func append(_ byte: UInt8) {
-        if count == capacity { grow(toHold: 1) }
-        storage[count] = byte
-        count += 1
-    }
+    mutating func append(_ byte: UInt8) { output.append(byte) }
 
     @inlinable
-    mutating func append(_ run: UnsafeBufferPointer<UInt8>) {
-        guard let base = run.baseAddress, !run.isEmpty else { return }
-        if capacity - count < run.count { grow(toHold: run.count) }
-        (storage + count).initialize(from: base, count: run.count)
-        count += run.count
-    }
-
-    /// Room for `more` bytes after those written, at least doubling what there is.
-    @usableFromInline
-    mutating func grow(toHold more: Int) {
-        let (needed, overflow) = count.addingReportingOverflow(more)
-        precondition(!overflow, "a JSON document larger than memory")
-        let larger = max(needed, capacity > Int.max / 2 ? Int.max : capacity * 2)
-        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
-        moved.initialize(from: storage, count: count)
-        storage.deallocate()
-        storage = moved
-        capacity = larger
-    }
+    mutating func append(_ run: UnsafeBufferPointer<UInt8>) { output.append(contentsOf: run) }
 
     // MARK: Containers
     //

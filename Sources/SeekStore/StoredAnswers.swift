@@ -73,7 +73,7 @@ enum StoredAnswerEncoder {
         let encoder = StreamingEncoder(itemsByHand: itemsByHand)
         do {
             try encoder.encodeValue(value)
-            if !encoder.unsupported { return Data(encoder.output.pointee.bytes) }
+            if !encoder.unsupported { return Data(buffer: encoder.output.pointee.bytes.written) }
         } catch {}
         return (try? JSONEncoder().encode(value)) ?? Data("null".utf8)
     }
@@ -82,8 +82,8 @@ enum StoredAnswerEncoder {
 /// The bytes written so far and the open containers. A struct with mutating methods, so that each
 /// write is one exclusive access to the encoder's `output` rather than one per appended byte run
 /// (the runtime's exclusivity checks took a third of the time otherwise).
-private struct Output {
-    var bytes: [UInt8] = []
+private struct Output: ~Copyable {
+    var bytes = GrowingBytes(capacity: 8192)
     /// Closing brackets of the open containers, innermost last, and whether each has a member yet.
     var closers: [UInt8] = []
     var hasMembers: [Bool] = []
@@ -91,8 +91,6 @@ private struct Output {
     var unsupported = false
     /// How many containers were open when the value being encoded began: it may open one more.
     var valueDepth = 0
-
-    init() { bytes.reserveCapacity(8192) }
 
     /// A string with quotes, backslashes and control characters escaped in `JSONEncoder`'s forms.
     mutating func string(_ string: String) {
@@ -102,7 +100,7 @@ private struct Output {
     }
 
     mutating func integer(_ number: some BinaryInteger) {
-        bytes.append(contentsOf: number.description.utf8)
+        bytes.append(contentsOf: number.description)
     }
 
     /// An `Int` (a year, a width) in decimal, without the `String` its `description` builds.
@@ -116,14 +114,14 @@ private struct Output {
             return
         }
         if number == number.rounded(), abs(number) < 9_007_199_254_740_992 {
-            bytes.append(contentsOf: String(Int64(number)).utf8)
+            bytes.append(contentsOf: String(Int64(number)))
         } else {
-            bytes.append(contentsOf: number.description.utf8)
+            bytes.append(contentsOf: number.description)
         }
     }
 
-    mutating func bool(_ value: Bool) { bytes.append(contentsOf: (value ? "true" : "false").utf8) }
-    mutating func null() { bytes.append(contentsOf: "null".utf8) }
+    mutating func bool(_ value: Bool) { bytes.append(value ? "true" : "false") }
+    mutating func null() { bytes.append("null") }
 
     /// Opens a container for the value that began at `depth`, unless it already opened one (asking twice is allowed).
     mutating func open(_ opening: UInt8, _ closing: UInt8, depth: Int) {
@@ -157,8 +155,11 @@ private struct Output {
     /// `string`'s characters escaped, without quotes; runs without anything to escape (found as
     /// `JSONWriter` finds them) are copied whole.
     mutating func write(escaped string: String) {
-        var string = string
-        string.withUTF8 { write(escaped: $0) }
+        let done: Void? = string.utf8.withContiguousStorageIfAvailable { write(escaped: $0) }
+        if done == nil {
+            var contiguous = string
+            contiguous.withUTF8 { write(escaped: $0) }
+        }
     }
 
     private mutating func write(escaped utf8: UnsafeBufferPointer<UInt8>) {
@@ -169,12 +170,15 @@ private struct Output {
             guard index < utf8.count else { break }
             let byte = utf8[index]
             switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
-            case UInt8(ascii: "\n"): bytes.append(contentsOf: #"\n"#.utf8)
-            case UInt8(ascii: "\r"): bytes.append(contentsOf: #"\r"#.utf8)
-            case UInt8(ascii: "\t"): bytes.append(contentsOf: #"\t"#.utf8)
-            default: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0xF)]])
+            case UInt8(ascii: "\""): bytes.append(#"\""#)
+            case UInt8(ascii: "\\"): bytes.append(#"\\"#)
+            case UInt8(ascii: "\n"): bytes.append(#"\n"#)
+            case UInt8(ascii: "\r"): bytes.append(#"\r"#)
+            case UInt8(ascii: "\t"): bytes.append(#"\t"#)
+            default:
+                bytes.append(#"\u00"#)
+                bytes.append(Self.hexDigits[Int(byte >> 4)])
+                bytes.append(Self.hexDigits[Int(byte & 0xF)])
             }
             start = index + 1
         }
@@ -259,7 +263,7 @@ extension Output {
     /// Punctuation and member names, written as they are: one append for `,"name":` instead of one
     /// a byte (the names are ASCII without anything to escape).
     private mutating func literal(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        bytes.append(text)
     }
 
     private mutating func strings(_ values: [String]) {
