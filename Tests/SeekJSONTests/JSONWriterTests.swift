@@ -158,6 +158,35 @@ struct ItemIDWritingTests {
     }
 }
 
+@Suite("Growing bytes")
+struct GrowingBytesTests {
+    @Test("bytes, runs, literals and strings appended across many growths read back as an array built alike")
+    func appendsAcrossGrowths() {
+        var bytes = GrowingBytes(capacity: 1)
+        var expected: [UInt8] = []
+        for round in 0..<2_000 {
+            switch round % 4 {
+            case 0:
+                bytes.append(UInt8(truncatingIfNeeded: round))
+                expected.append(UInt8(truncatingIfNeeded: round))
+            case 1:
+                let run = (0..<(round % 37)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+                run.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
+                expected += run
+            case 2:
+                bytes.append(",\"key\":")
+                expected += Array(",\"key\":".utf8)
+            default:
+                let text = "항구 \(round)"
+                bytes.append(contentsOf: text)
+                expected += Array(text.utf8)
+            }
+        }
+        #expect(bytes.count == expected.count)
+        #expect(bytes.written.elementsEqual(expected), "the bytes read back differ from those appended")
+    }
+}
+
 @Suite("Byte scans")
 struct ByteScanTests {
     @Test("the first control byte or either byte asked for is found at every position and alignment, as a byte-by-byte search finds it")
