@@ -111,7 +111,7 @@ enum AladinMapping {
         // On UTF-8 bytes: `(`, `)` and the space are ASCII, which never occurs inside another
         // character's encoding, and the scalar view cost half of an item's contributors (issue 30).
         // A role after a space other than ASCII's is left to the scalar path.
-        let split: (String, String)?? = part.utf8.withContiguousStorageIfAvailable { bytes in
+        let split: (String, String)?? = part.withUTF8Bytes { bytes -> (String, String)?? in
             func text(_ range: Range<Int>) -> String {
                 String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
             }
@@ -133,7 +133,7 @@ enum AladinMapping {
                 if trailingRoles.contains(word), !name.isEmpty { return .some((name, word)) }
             }
             return .some(nil)
-        } ?? nil
+        }
         return split ?? splitRoleByScalars(part)
     }
 

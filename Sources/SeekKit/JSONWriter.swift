@@ -194,14 +194,9 @@ public struct JSONWriter: ~Copyable {
         append(UInt8(ascii: "\""))
     }
 
-    /// The text of a string, escaped, without its quotes. Read in place where it is stored: a copy
-    /// to make it contiguous is made only for a string that is not (a bridged one).
+    /// The text of a string, escaped, without its quotes, read where it is stored (`withUTF8Bytes`).
     private mutating func escapedBody(_ value: String) {
-        let done: Void? = value.utf8.withContiguousStorageIfAvailable { escapedBody(utf8: $0) }
-        if done == nil {
-            var contiguous = value
-            contiguous.withUTF8 { escapedBody(utf8: $0) }
-        }
+        value.withUTF8Bytes { escapedBody(utf8: $0) }
     }
 
     private mutating func escapedBody(utf8: UnsafeBufferPointer<UInt8>) {

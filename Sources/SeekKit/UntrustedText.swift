@@ -1,3 +1,5 @@
+import SeekCore
+
 /// Text from an upstream made safe to print on a terminal, in a log or on a page: the one place
 /// that decides what of an upstream's text may reach the user.
 ///
@@ -24,9 +26,8 @@ public enum UntrustedText {
     /// Whether `text` is already what `line` makes of it: printable ASCII within the limit. Most
     /// upstream text is, and then costs one pass over its bytes and no copy.
     static func isPrintableASCII(_ text: String, limit: Int) -> Bool {
-        let bytes = text.utf8
-        guard bytes.count <= limit else { return false }
-        return bytes.withContiguousStorageIfAvailable(ByteScan.isPrintableASCII) ?? bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        guard text.utf8.count <= limit else { return false }
+        return text.withUTF8Bytes(ByteScan.isPrintableASCII)
     }
 
     private static func clean(_ text: String, keepingBreaks: Bool, limit: Int) -> String {

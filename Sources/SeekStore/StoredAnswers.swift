@@ -155,11 +155,7 @@ private struct Output: ~Copyable {
     /// `string`'s characters escaped, without quotes; runs without anything to escape (found as
     /// `JSONWriter` finds them) are copied whole.
     mutating func write(escaped string: String) {
-        let done: Void? = string.utf8.withContiguousStorageIfAvailable { write(escaped: $0) }
-        if done == nil {
-            var contiguous = string
-            contiguous.withUTF8 { write(escaped: $0) }
-        }
+        string.withUTF8Bytes { write(escaped: $0) }
     }
 
     private mutating func write(escaped utf8: UnsafeBufferPointer<UInt8>) {
