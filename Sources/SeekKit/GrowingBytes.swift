@@ -1,3 +1,5 @@
+import SeekCore
+
 /// Bytes appended at the end of memory this value alone owns: the output of Seek's JSON writers.
 /// It cannot be copied, so no append makes the uniqueness check and the calls around it that each
 /// `Array` append makes (those were a third of writing a search document, and 70 instructions of
@@ -45,9 +47,46 @@ public struct GrowingBytes: ~Copyable {
     /// A string's UTF-8, as it is (no escaping).
     @inlinable
     public mutating func append(contentsOf text: String) {
-        var text = text
-        text.withUTF8 { append(contentsOf: $0) }
+        text.withUTF8Bytes { append(contentsOf: $0) }
     }
+
+    /// A string's UTF-8 as JSON string text, without its quotes: the runs with nothing to escape,
+    /// found eight bytes at a time, copied whole; a quote, a backslash and control characters
+    /// escaped, `\n`, `\r` and `\t` in their short forms, backspace and form feed too when
+    /// `shortBackspaceAndFormFeed` (the search document's writer), else as `\u00XX` (the stored
+    /// answers, `JSONEncoder`'s layout).
+    @inlinable
+    public mutating func appendJSONEscaped(_ text: String, shortBackspaceAndFormFeed: Bool) {
+        text.withUTF8Bytes { utf8 in
+            var start = 0
+            while true {
+                let index = ByteScan.firstControl(or: UInt8(ascii: "\""), UInt8(ascii: "\\"), in: utf8, from: start)
+                append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                guard index < utf8.count else { break }
+                appendEscape(of: utf8[index], shortBackspaceAndFormFeed: shortBackspaceAndFormFeed)
+                start = index + 1
+            }
+        }
+    }
+
+    @usableFromInline
+    mutating func appendEscape(of byte: UInt8, shortBackspaceAndFormFeed: Bool) {
+        switch byte {
+        case UInt8(ascii: "\""): append(#"\""#)
+        case UInt8(ascii: "\\"): append(#"\\"#)
+        case UInt8(ascii: "\n"): append(#"\n"#)
+        case UInt8(ascii: "\r"): append(#"\r"#)
+        case UInt8(ascii: "\t"): append(#"\t"#)
+        case 0x08 where shortBackspaceAndFormFeed: append(#"\b"#)
+        case 0x0C where shortBackspaceAndFormFeed: append(#"\f"#)
+        default:
+            append(#"\u00"#)
+            append(Self.hexDigits[Int(byte >> 4)])
+            append(Self.hexDigits[Int(byte & 0xF)])
+        }
+    }
+
+    @usableFromInline static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Room for `more` bytes after those written, at least doubling what there is.
     @usableFromInline

@@ -194,20 +194,9 @@ public struct JSONWriter: ~Copyable {
         append(UInt8(ascii: "\""))
     }
 
-    /// The text of a string, escaped, without its quotes, read where it is stored (`withUTF8Bytes`).
+    /// The text of a string, escaped, without its quotes.
     private mutating func escapedBody(_ value: String) {
-        value.withUTF8Bytes { escapedBody(utf8: $0) }
-    }
-
-    private mutating func escapedBody(utf8: UnsafeBufferPointer<UInt8>) {
-        var start = 0
-        while true {
-            let index = Self.nextEscapable(in: utf8, from: start)
-            append(UnsafeBufferPointer(rebasing: utf8[start..<index]))
-            guard index < utf8.count else { break }
-            escape(utf8[index])
-            start = index + 1
-        }
+        output.appendJSONEscaped(value, shortBackspaceAndFormFeed: true)
     }
 
     /// Where the first byte at or after `start` that JSON text must escape (a control character, a
@@ -217,24 +206,6 @@ public struct JSONWriter: ~Copyable {
     public static func nextEscapable(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         ByteScan.firstControl(or: UInt8(ascii: "\""), UInt8(ascii: "\\"), in: utf8, from: start)
     }
-
-    private mutating func escape(_ byte: UInt8) {
-        switch byte {
-        case UInt8(ascii: "\""): raw("\\\"")
-        case UInt8(ascii: "\\"): raw("\\\\")
-        case UInt8(ascii: "\n"): raw("\\n")
-        case UInt8(ascii: "\r"): raw("\\r")
-        case UInt8(ascii: "\t"): raw("\\t")
-        case 0x08: raw("\\b")
-        case 0x0C: raw("\\f")
-        default:
-            raw("\\u00")
-            append(Self.hexDigits[Int(byte >> 4)])
-            append(Self.hexDigits[Int(byte & 0xF)])
-        }
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     // MARK: Layout
 

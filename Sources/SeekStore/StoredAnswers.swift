@@ -152,35 +152,10 @@ private struct Output: ~Copyable {
         bytes.append(UInt8(ascii: ":"))
     }
 
-    /// `string`'s characters escaped, without quotes; runs without anything to escape (found as
-    /// `JSONWriter` finds them) are copied whole.
+    /// `string`'s characters escaped, without quotes, in `JSONEncoder`'s forms.
     mutating func write(escaped string: String) {
-        string.withUTF8Bytes { write(escaped: $0) }
+        bytes.appendJSONEscaped(string, shortBackspaceAndFormFeed: false)
     }
-
-    private mutating func write(escaped utf8: UnsafeBufferPointer<UInt8>) {
-        var start = 0
-        while true {
-            let index = JSONWriter.nextEscapable(in: utf8, from: start)
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-            guard index < utf8.count else { break }
-            let byte = utf8[index]
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(#"\""#)
-            case UInt8(ascii: "\\"): bytes.append(#"\\"#)
-            case UInt8(ascii: "\n"): bytes.append(#"\n"#)
-            case UInt8(ascii: "\r"): bytes.append(#"\r"#)
-            case UInt8(ascii: "\t"): bytes.append(#"\t"#)
-            default:
-                bytes.append(#"\u00"#)
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0xF)])
-            }
-            start = index + 1
-        }
-    }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }
 
 /// `Item`s written field by field: the bytes their synthesized `encode(to:)` gives through
