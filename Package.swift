@@ -190,6 +190,8 @@ let package = Package(
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                nioLocks,
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -258,7 +260,11 @@ let package = Package(
         .testTarget(name: "SeekCatalogTests", dependencies: ["SeekKit", "SeekCore"], swiftSettings: strictSettings),
         .testTarget(name: "SeekJSONTests", dependencies: ["SeekKit", "SeekCore"], swiftSettings: strictSettings),
         .testTarget(
-            name: "SeekHTTPTests", dependencies: ["SeekKit", "SeekHTTPClient", "SeekCore", "SeekLoopback", "SeekTesting"],
+            name: "SeekHTTPTests",
+            dependencies: [
+                "SeekKit", "SeekHTTPClient", "SeekCore", "SeekLoopback", "SeekTesting", nioLocks,
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

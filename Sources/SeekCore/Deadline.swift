@@ -13,14 +13,15 @@ public enum Deadline {
         _ limit: Duration, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let gate = Gate<T>()
+        let executor = ServingExecutor.current
         let body: @Sendable () async -> Void = {
             do { gate.finish(.success(try await operation())) } catch { gate.finish(.failure(error)) }
         }
         let work: Task<Void, Never>
         if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
-            work = Task.immediate(operation: body)
+            work = Task.immediate(executorPreference: executor, operation: body)
         } else {
-            work = Task(operation: body)
+            work = Task(executorPreference: executor, operation: body)
         }
         // A timer, not a sleeping task: a cancelled `Task.sleep` resumes at once, but its timer stays
         // queued until the time it named, holding the task's memory. With a request deadline of 60 s a
@@ -29,7 +30,7 @@ public enum Deadline {
         // ready before it: on a busy pool, work that finished in time is not reported as timed out.
         let timers = DeadlineTimers.shared
         let timer = timers.schedule(after: nanoseconds(limit)) {
-            Task { gate.finish(.failure(SeekError(.timeout(seconds: limit.seconds)))) }
+            Task(executorPreference: executor) { gate.finish(.failure(SeekError(.timeout(seconds: limit.seconds)))) }
         }
         defer {
             work.cancel()

@@ -6,7 +6,7 @@ import NIOPosix
 import SeekCore
 import SeekKit
 
-/// `HTTPTransport` on AsyncHTTPClient: one shared client, streamed bodies with a size cap,
+/// `HTTPTransport` on AsyncHTTPClient: one shared client, bodies gathered up to a size cap,
 /// real timeouts and cancellation, redirects followed up to a limit.
 public final class AsyncHTTPTransport: HTTPTransport {
     private let client: HTTPClient
@@ -27,9 +27,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
         self.userAgent = userAgent
     }
 
-    /// The event loop every transport's connections run on, for the life of the process: outgoing
-    /// calls are a handful of small exchanges, which one thread serves without contention.
-    static let eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    /// The process's shared event loops, the ones `seek serve` serves its connections on: a call made
+    /// on one of them prefers a connection on the same loop, and its answer completes there (issue 30).
+    static var eventLoopGroup: MultiThreadedEventLoopGroup { .singleton }
 
     /// Closes every connection; call once, when the session that owns the transport closes.
     public func shutdown() async throws {
@@ -37,36 +37,42 @@ public final class AsyncHTTPTransport: HTTPTransport {
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
-        outgoing.method = HTTPMethod(rawValue: request.method)
-        outgoing.headers.add(name: "User-Agent", value: userAgent)
-        for (name, value) in request.headers { outgoing.headers.replaceOrAdd(name: name, value: value) }
-        let client = self.client
-        let prepared = outgoing
         let limit = request.maxBodyBytes
         // For error messages only: redacting parses the whole URL, which the way out should not pay.
         var printable: String { Redaction.redact(url: request.url) }
         do {
-            // AsyncHTTPClient's deadline covers connecting and the response head (and reports why a
-            // connection failed); the outer deadline, a little later, also bounds the body.
-            let headDeadline = NIODeadline.now() + .nanoseconds(Self.nanoseconds(request.timeout))
+            var headers = HTTPHeaders()
+            headers.add(name: "User-Agent", value: userAgent)
+            for (name, value) in request.headers { headers.replaceOrAdd(name: name, value: value) }
+            let outgoing = try HTTPClient.Request(url: request.url, method: HTTPMethod(rawValue: request.method), headers: headers)
+            let client = self.client
+            // AsyncHTTPClient's deadline covers connecting, the head and the body (and reports why a
+            // connection failed); the outer deadline, a little later, also bounds the wait itself.
+            let deadline = NIODeadline.now() + .nanoseconds(Self.nanoseconds(request.timeout))
             return try await Deadline.race(request.timeout + .milliseconds(250)) {
-                let response = try await client.execute(prepared, deadline: headDeadline)
-                if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
-                    throw SeekError(.bodyTooLarge(limitBytes: limit), detail: printable)
+                // Called on one of the client's event loops (a request of `seek serve`, which shares
+                // them), the exchange prefers that loop and a connection on it, and its answer completes
+                // there: read where the request waits, without waking another thread (issue 30).
+                // A loop-bound connection (`.delegateAndChannel`) would be closed once idle.
+                let accumulator = ResponseAccumulator(request: outgoing, maxBodySize: Self.bodyCap(limit))
+                let exchange = client.execute(request: outgoing, delegate: accumulator, eventLoop: .indifferent, deadline: deadline)
+                let response = try await withTaskCancellationHandler {
+                    try await exchange.get()
+                } onCancel: {
+                    exchange.cancel()
                 }
-                let buffer = try await response.body.collect(upTo: limit)
                 var headers: [String: String] = [:]
                 for (name, value) in response.headers {
                     let key = name.lowercased()
                     headers[key] = headers[key].map { "\($0), \(value)" } ?? value
                 }
-                return HTTPResponse(status: Int(response.status.code), headers: headers, body: Data(buffer.readableBytesView))
+                let body = response.body.map { Data($0.readableBytesView) } ?? Data()
+                return HTTPResponse(status: Int(response.status.code), headers: headers, body: body)
             }
         } catch let error as SeekError {
             if case .timeout = error.kind { throw SeekError(.timeout(seconds: request.timeout.seconds), detail: printable) }
             throw error
-        } catch is NIOTooManyBytesError {
+        } catch is ResponseAccumulator.ResponseTooBigError {
             throw SeekError(.bodyTooLarge(limitBytes: limit), detail: printable)
         } catch let error as HTTPClientError {
             throw Self.map(error, url: printable, timeout: request.timeout)
@@ -75,6 +81,11 @@ public final class AsyncHTTPTransport: HTTPTransport {
         } catch {
             throw SeekError(.network, detail: "\(Self.describe(error)) (\(printable))")
         }
+    }
+
+    /// A body limit AsyncHTTPClient accepts: 0 up to what one `ByteBuffer` holds (4 GiB).
+    static func bodyCap(_ limit: Int) -> Int {
+        min(max(0, limit), Int(UInt32.max))
     }
 
     /// A request's timeout in nanoseconds for NIO, clamped to 0…a day (timeouts are validated far below).

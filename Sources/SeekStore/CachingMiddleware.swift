@@ -256,7 +256,7 @@ public final class PendingCacheWrites: Sendable {
             let id = state.nextID
             state.nextID &+= 1
             // Registered under the lock the task's own removal takes, so it is never removed first.
-            state.running[id] = Task {
+            state.running[id] = Task(executorPreference: ServingExecutor.current) {
                 await write()
                 self.finished(id)
             }

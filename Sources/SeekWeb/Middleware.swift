@@ -72,3 +72,18 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         return response
     }
 }
+
+/// Keeps a request, and the tasks it starts, on the event loop its connection is served on.
+struct LoopAffinityMiddleware: RouterMiddleware {
+    typealias Context = SeekRequestContext
+    let executors: EventLoopTaskExecutor
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let loop = context.eventLoop, let executor = executors.executor(for: loop) else {
+            return try await next(request, context)
+        }
+        return try await withTaskExecutorPreference(executor) {
+            try await ServingExecutor.$current.withValue(executor) { try await next(request, context) }
+        }
+    }
+}

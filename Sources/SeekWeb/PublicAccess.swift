@@ -15,6 +15,8 @@ package struct SeekRequestContext: RequestContext {
     package var coreContext: CoreRequestContextStorage
     /// The connecting address (nil in the router tests, which have no socket).
     package let remoteAddress: IPAddress?
+    /// The event loop the request's connection is served on (`LoopAffinityMiddleware`).
+    package let eventLoop: (any EventLoop)?
     /// Whose lists the request reads and whose history it records: the owner on a personal server;
     /// on a public one the visitor its cookie names, or nil without a valid cookie (empty lists, no history).
     package var owner: StateOwner? = .instanceOwner
@@ -24,6 +26,7 @@ package struct SeekRequestContext: RequestContext {
     package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress?.ipAddress.flatMap { IPAddress($0) }
+        eventLoop = source.channel.eventLoop
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import NIOPosix
 import SeekCore
 import SeekRuntime
 
@@ -18,6 +19,8 @@ package struct SeekServer: Sendable {
     package var connectionTimeouts = ConnectionTimeouts()
     /// Personal (one owner) or public (visitors, each with their own lists; per-client limits).
     package var access: ServerAccess = .personal
+    /// Runs the server's tasks on the event loops that serve its connections (issue 30).
+    package let executors = EventLoopTaskExecutor(group: MultiThreadedEventLoopGroup.singleton)
 
     package init(session: SeekSession, host: String = "127.0.0.1", port: Int = 8080, logger: Logger) {
         self.session = session
@@ -31,6 +34,7 @@ package struct SeekServer: Sendable {
     /// The router with every route and middleware, for `run` and for tests.
     package func router() -> Router<SeekRequestContext> {
         let router = Router(context: SeekRequestContext.self)
+        router.add(middleware: LoopAffinityMiddleware(executors: executors))
         router.add(middleware: RequestMetricsMiddleware())
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: SecurityHeadersMiddleware())
@@ -66,6 +70,8 @@ package struct SeekServer: Sendable {
                 let shown = host.contains(":") ? "[\(host)]" : host
                 onListening("http://\(shown):\(port)")
             },
+            // The loops the provider calls run on too (`AsyncHTTPTransport`), and `run`'s tasks.
+            eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton),
             logger: logger)
     }
 
@@ -75,6 +81,11 @@ package struct SeekServer: Sendable {
         server.connectionTimeouts = try ConnectionTimeouts(settings: session.settings)
         OpenFileLimit.raise(logger: logger)
         await session.prepareStores(longLived: true)
-        try await server.application(onListening: onListening).runService()
+        // The server's tasks, and those Seek starts for them, run on the loops that serve its connections.
+        try await withTaskExecutorPreference(executors) {
+            try await ServingExecutor.$current.withValue(executors) {
+                try await server.application(onListening: onListening).runService()
+            }
+        }
     }
 }

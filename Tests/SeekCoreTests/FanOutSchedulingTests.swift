@@ -20,6 +20,33 @@ struct FanOutSchedulingTests {
         #expect(started)
     }
 
+    @Test("a race's work runs on the serving executor after it suspends, as an unstructured task inherits none")
+    func raceWorkTakesTheServingExecutor() async throws {
+        let executor = OneThreadExecutor()
+        defer { executor.stop() }
+        let resumedThere = try await ServingExecutor.$current.withValue(executor) {
+            try await Deadline.race(.seconds(60)) {
+                try await Task.sleep(for: .milliseconds(1))
+                return executor.isCurrentThread
+            }
+        }
+        #expect(resumedThere)
+    }
+
+    @Test("a race's timeout is reported through the serving executor")
+    func raceTimeoutTakesTheServingExecutor() async throws {
+        let enqueued = NIOLockedValueBox(0)
+        let executor = OneThreadExecutor { enqueued.withLockedValue { $0 += 1 } }
+        defer { executor.stop() }
+        await #expect(throws: SeekError.self) {
+            try await ServingExecutor.$current.withValue(executor) {
+                try await Deadline.race(.milliseconds(20)) { try await Task.sleep(for: .seconds(30)) }
+            }
+        }
+        // The work's start, and the timeout's task: both on the executor.
+        #expect(enqueued.withLockedValue { $0 } >= 2)
+    }
+
     @Test("each provider call starts before the fan-out queues anything, in provider order")
     func callsStartBeforeAnythingIsQueued() async throws {
         let log = NIOLockedValueBox<[String]>([])

@@ -1,0 +1,154 @@
+import Hummingbird
+import HummingbirdTesting
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import SeekCore
+import Testing
+
+@testable import SeekWeb
+
+/// What ran where and in which order, from any thread.
+private final class Log: Sendable {
+    private let entries = NIOLockedValueBox<[String]>([])
+    func add(_ entry: String) { entries.withLockedValue { $0.append(entry) } }
+    var all: [String] { entries.withLockedValue { $0 } }
+}
+
+/// Whether the calling thread is `loop`'s.
+private func isOn(_ loop: any EventLoop) -> Bool {
+    MultiThreadedEventLoopGroup.currentEventLoop.map { ObjectIdentifier($0) == ObjectIdentifier(loop) } ?? false
+}
+
+@Suite("The server's tasks run on the event loops that serve its connections")
+struct EventLoopTaskExecutorTests {
+    /// Runs `body` on `loop`, then waits until `finished` is called `count` times.
+    private func onLoop(_ loop: any EventLoop, expecting count: Int, _ body: @escaping @Sendable (_ finished: @escaping @Sendable () -> Void) -> Void) async {
+        let (done, signal) = AsyncStream.makeStream(of: Void.self)
+        loop.execute { body { signal.yield() } }
+        var seen = 0
+        for await _ in done {
+            seen += 1
+            if seen == count { break }
+        }
+    }
+
+    @Test("a job queued on one of the group's loops runs on that loop")
+    func jobRunsOnTheLoopThatQueuedIt() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 3)
+        let executor = EventLoopTaskExecutor(group: group)
+        let loops = Array(group.makeIterator())
+        let log = Log()
+        for (index, loop) in loops.enumerated() {
+            await onLoop(loop, expecting: 1) { finished in
+                Task(executorPreference: executor) {
+                    await Task.yield()
+                    log.add("\(index): \(isOn(loop))")
+                    finished()
+                }
+            }
+        }
+        #expect(log.all == ["0: true", "1: true", "2: true"])
+        try await group.shutdownGracefully()
+    }
+
+    @Test("a job queued from outside the group runs on one of its loops")
+    func jobFromOutsideRunsOnALoop() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let executor = EventLoopTaskExecutor(group: group)
+        let loops = Array(group.makeIterator())
+        let onAny = await withTaskExecutorPreference(executor) {
+            await Task.yield()
+            return loops.contains { isOn($0) }
+        }
+        #expect(onAny)
+        try await group.shutdownGracefully()
+    }
+
+    @Test("jobs above low priority run before low-priority jobs queued earlier")
+    func newRequestsGoAheadOfAnswers() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let executor = EventLoopTaskExecutor(group: group)
+        let loop = group.next()
+        let lane = try #require(executor.executor(for: loop))
+        let log = Log()
+        await onLoop(loop, expecting: 4) { finished in
+            for (name, priority) in [("answer 1", TaskPriority.low), ("answer 2", .background), ("request 1", .medium), ("request 2", .high)] {
+                Task(executorPreference: lane, priority: priority) {
+                    log.add(name)
+                    finished()
+                }
+            }
+        }
+        #expect(log.all == ["request 1", "request 2", "answer 1", "answer 2"])
+        try await group.shutdownGracefully()
+    }
+
+    @Test("one job runs a loop tick: the loop's own work runs between two jobs")
+    func loopWorkRunsBetweenJobs() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let executor = EventLoopTaskExecutor(group: group)
+        let loop = group.next()
+        let lane = try #require(executor.executor(for: loop))
+        let log = Log()
+        await onLoop(loop, expecting: 3) { finished in
+            for name in ["job 1", "job 2"] {
+                Task(executorPreference: lane) {
+                    log.add(name)
+                    finished()
+                }
+            }
+            loop.execute {
+                log.add("loop")
+                finished()
+            }
+        }
+        #expect(log.all == ["job 1", "loop", "job 2"])
+        try await group.shutdownGracefully()
+    }
+
+    @Test("a loop's executor runs its jobs on that loop, whoever queues them")
+    func loopExecutorStaysOnItsLoop() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let executor = EventLoopTaskExecutor(group: group)
+        let loops = Array(group.makeIterator())
+        for loop in loops {
+            let lane = try #require(executor.executor(for: loop))
+            let here = await withTaskExecutorPreference(lane) {
+                await Task.yield()
+                return isOn(loop)
+            }
+            #expect(here)
+        }
+        #expect(executor.executor(for: MultiThreadedEventLoopGroup.singleton.next()) == nil)
+        try await group.shutdownGracefully()
+    }
+
+    @Test("a request, a task it starts and a deadline's work run on its connection's loop")
+    func requestStaysOnItsConnectionsLoop() async throws {
+        let executors = EventLoopTaskExecutor(group: MultiThreadedEventLoopGroup.singleton)
+        let router = Router(context: SeekRequestContext.self)
+        router.add(middleware: LoopAffinityMiddleware(executors: executors))
+        router.get("where") { _, context -> String in
+            guard let loop = context.eventLoop else { return "no loop" }
+            let handler = isOn(loop)
+            async let child = { () async -> Bool in
+                await Task.yield()
+                return isOn(loop)
+            }()
+            let raced = try await Deadline.race(.seconds(30)) {
+                await Task.yield()
+                return isOn(loop)
+            }
+            return "handler \(handler), child \(await child), deadline \(raced)"
+        }
+        let application = Application(router: router, eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton))
+        try await application.test(.live) { client in
+            for _ in 0..<4 {
+                try await client.execute(uri: "/where", method: .get) { response in
+                    #expect(String(buffer: response.body) == "handler true, child true, deadline true")
+                }
+            }
+        }
+    }
+}
