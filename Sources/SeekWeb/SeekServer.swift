@@ -81,11 +81,14 @@ package struct SeekServer: Sendable {
         server.connectionTimeouts = try ConnectionTimeouts(settings: session.settings)
         OpenFileLimit.raise(logger: logger)
         await session.prepareStores(longLived: true)
-        // The server's tasks, and those Seek starts for them, run on the loops that serve its connections.
+        try await server.onItsLoops { try await server.application(onListening: onListening).runService() }
+    }
+
+    /// Runs `service` (the application) with the server's tasks, and those Seek starts for them, on
+    /// the event loops that serve its connections (`EventLoopTaskExecutor`).
+    package func onItsLoops<T>(_ service: () async throws -> T) async throws -> T {
         try await withTaskExecutorPreference(executors) {
-            try await ServingExecutor.$current.withValue(executors) {
-                try await server.application(onListening: onListening).runService()
-            }
+            try await ServingExecutor.$current.withValue(executors) { try await service() }
         }
     }
 }

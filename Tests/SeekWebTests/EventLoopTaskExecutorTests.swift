@@ -33,95 +33,97 @@ struct EventLoopTaskExecutorTests {
         }
     }
 
+    /// `body` with an executor over a new group of `count` loops, shut down after.
+    private func withLoops(_ count: Int, _ body: (EventLoopTaskExecutor, [any EventLoop]) async throws -> Void) async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: count)
+        do {
+            try await body(EventLoopTaskExecutor(group: group), Array(group.makeIterator()))
+        } catch {
+            try await group.shutdownGracefully()
+            throw error
+        }
+        try await group.shutdownGracefully()
+    }
+
     @Test("a job queued on one of the group's loops runs on that loop")
     func jobRunsOnTheLoopThatQueuedIt() async throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 3)
-        let executor = EventLoopTaskExecutor(group: group)
-        let loops = Array(group.makeIterator())
-        let log = Log()
-        for (index, loop) in loops.enumerated() {
-            await onLoop(loop, expecting: 1) { finished in
-                Task(executorPreference: executor) {
-                    await Task.yield()
-                    log.add("\(index): \(isOn(loop))")
-                    finished()
+        try await withLoops(3) { executor, loops in
+            let log = Log()
+            for (index, loop) in loops.enumerated() {
+                await onLoop(loop, expecting: 1) { finished in
+                    Task(executorPreference: executor) {
+                        await Task.yield()
+                        log.add("\(index): \(isOn(loop))")
+                        finished()
+                    }
                 }
             }
+            #expect(log.all == ["0: true", "1: true", "2: true"])
         }
-        #expect(log.all == ["0: true", "1: true", "2: true"])
-        try await group.shutdownGracefully()
     }
 
     @Test("a job queued from outside the group runs on one of its loops")
     func jobFromOutsideRunsOnALoop() async throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
-        let executor = EventLoopTaskExecutor(group: group)
-        let loops = Array(group.makeIterator())
-        let onAny = await withTaskExecutorPreference(executor) {
-            await Task.yield()
-            return loops.contains { isOn($0) }
+        try await withLoops(2) { executor, loops in
+            let onAny = await withTaskExecutorPreference(executor) {
+                await Task.yield()
+                return loops.contains { isOn($0) }
+            }
+            #expect(onAny)
         }
-        #expect(onAny)
-        try await group.shutdownGracefully()
     }
 
     @Test("jobs above low priority run before low-priority jobs queued earlier")
     func newRequestsGoAheadOfAnswers() async throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let executor = EventLoopTaskExecutor(group: group)
-        let loop = group.next()
-        let lane = try #require(executor.executor(for: loop))
-        let log = Log()
-        await onLoop(loop, expecting: 4) { finished in
-            for (name, priority) in [("answer 1", TaskPriority.low), ("answer 2", .background), ("request 1", .medium), ("request 2", .high)] {
-                Task(executorPreference: lane, priority: priority) {
-                    log.add(name)
-                    finished()
+        try await withLoops(1) { executor, loops in
+            let lane = try #require(executor.executor(for: loops[0]))
+            let log = Log()
+            await onLoop(loops[0], expecting: 4) { finished in
+                for (name, priority) in [("answer 1", TaskPriority.low), ("answer 2", .background), ("request 1", .medium), ("request 2", .high)] {
+                    Task(executorPreference: lane, priority: priority) {
+                        log.add(name)
+                        finished()
+                    }
                 }
             }
+            #expect(log.all == ["request 1", "request 2", "answer 1", "answer 2"])
         }
-        #expect(log.all == ["request 1", "request 2", "answer 1", "answer 2"])
-        try await group.shutdownGracefully()
     }
 
     @Test("one job runs a loop tick: the loop's own work runs between two jobs")
     func loopWorkRunsBetweenJobs() async throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let executor = EventLoopTaskExecutor(group: group)
-        let loop = group.next()
-        let lane = try #require(executor.executor(for: loop))
-        let log = Log()
-        await onLoop(loop, expecting: 3) { finished in
-            for name in ["job 1", "job 2"] {
-                Task(executorPreference: lane) {
-                    log.add(name)
+        try await withLoops(1) { executor, loops in
+            let (loop, log) = (loops[0], Log())
+            let lane = try #require(executor.executor(for: loop))
+            await onLoop(loop, expecting: 3) { finished in
+                for name in ["job 1", "job 2"] {
+                    Task(executorPreference: lane) {
+                        log.add(name)
+                        finished()
+                    }
+                }
+                loop.execute {
+                    log.add("loop")
                     finished()
                 }
             }
-            loop.execute {
-                log.add("loop")
-                finished()
-            }
+            #expect(log.all == ["job 1", "loop", "job 2"])
         }
-        #expect(log.all == ["job 1", "loop", "job 2"])
-        try await group.shutdownGracefully()
     }
 
     @Test("a loop's executor runs its jobs on that loop, whoever queues them")
     func loopExecutorStaysOnItsLoop() async throws {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
-        let executor = EventLoopTaskExecutor(group: group)
-        let loops = Array(group.makeIterator())
-        for loop in loops {
-            let lane = try #require(executor.executor(for: loop))
-            let here = await withTaskExecutorPreference(lane) {
-                await Task.yield()
-                return isOn(loop)
+        try await withLoops(2) { executor, loops in
+            for loop in loops {
+                let lane = try #require(executor.executor(for: loop))
+                let here = await withTaskExecutorPreference(lane) {
+                    await Task.yield()
+                    return isOn(loop)
+                }
+                #expect(here)
             }
-            #expect(here)
+            #expect(executor.executor(for: MultiThreadedEventLoopGroup.singleton.next()) == nil)
         }
-        #expect(executor.executor(for: MultiThreadedEventLoopGroup.singleton.next()) == nil)
-        try await group.shutdownGracefully()
     }
 
     @Test("a request, a task it starts and a deadline's work run on its connection's loop")

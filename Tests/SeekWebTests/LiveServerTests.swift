@@ -18,8 +18,8 @@ struct LiveServer {
 
     static func start(_ harness: ServerHarness) async throws -> LiveServer {
         let (addresses, sink) = AsyncStream.makeStream(of: String.self)
-        let application = harness.server.application { address in sink.yield(address) }
-        let task = Task { try await application.run() }
+        let (server, application) = (harness.server, harness.server.application { address in sink.yield(address) })
+        let task = Task { try await server.onItsLoops { try await application.run() } }
         var iterator = addresses.makeAsyncIterator()
         guard let url = await iterator.next() else { throw SeekError(.network, detail: "the server did not start") }
         return LiveServer(url: url, task: task)
