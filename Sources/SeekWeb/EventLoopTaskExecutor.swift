@@ -44,6 +44,9 @@ package final class EventLoopTaskExecutor: TaskExecutor {
 
 /// Runs every job on one event loop, jobs above `.low` priority before those at `.low` or below,
 /// one a loop tick. Part of `EventLoopTaskExecutor`; the jobs of both share this queue.
+///
+/// A job behind is never starved: after `aheadInARow` jobs ahead in a row, one job behind runs. An
+/// overloaded server still answers the requests it started, slower, instead of only starting new ones.
 package final class LoopExecutor: TaskExecutor {
     private struct Queued {
         let job: UnownedJob
@@ -54,11 +57,25 @@ package final class LoopExecutor: TaskExecutor {
     private struct Queues {
         /// Jobs above `.low` priority, first in first out.
         var ahead = CircularBuffer<Queued>()
-        /// Jobs at `.low` priority or below, after every job in `ahead`.
+        /// Jobs at `.low` priority or below, run when `ahead` is empty or has had its turn.
         var behind = CircularBuffer<Queued>()
         /// Whether a `run` is queued on the loop.
         var draining = false
+        /// Jobs run from `ahead` in a row while `behind` waited.
+        var aheadRun = 0
+
+        mutating func next() -> Queued? {
+            if behind.isEmpty || aheadRun < LoopExecutor.aheadInARow, let queued = ahead.popFirst() {
+                aheadRun = behind.isEmpty ? 0 : aheadRun + 1
+                return queued
+            }
+            aheadRun = 0
+            return behind.popFirst()
+        }
     }
+
+    /// How many jobs ahead may run in a row while jobs behind wait.
+    static let aheadInARow = 16
 
     let loop: any EventLoop
     private let queues = NIOLockedValueBox(Queues())
@@ -83,7 +100,7 @@ package final class LoopExecutor: TaskExecutor {
     /// Runs the first queued job, then queues itself for the loop's next tick while jobs are left.
     private func run() {
         let next = queues.withLockedValue { queues -> Queued? in
-            if let queued = queues.ahead.popFirst() ?? queues.behind.popFirst() { return queued }
+            if let queued = queues.next() { return queued }
             queues.draining = false
             return nil
         }

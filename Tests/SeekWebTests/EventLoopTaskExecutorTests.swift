@@ -90,6 +90,28 @@ struct EventLoopTaskExecutorTests {
         }
     }
 
+    @Test("a low-priority job is not starved: it runs after at most 16 jobs ahead of it in a row")
+    func answersAreNotStarved() async throws {
+        try await withLoops(1) { executor, loops in
+            let lane = try #require(executor.executor(for: loops[0]))
+            let log = Log()
+            await onLoop(loops[0], expecting: 41) { finished in
+                Task(executorPreference: lane, priority: .low) {
+                    log.add("answer")
+                    finished()
+                }
+                for index in 1...40 {
+                    Task(executorPreference: lane, priority: .medium) {
+                        log.add("request \(index)")
+                        finished()
+                    }
+                }
+            }
+            #expect(log.all.firstIndex(of: "answer") == LoopExecutor.aheadInARow)
+            #expect(log.all.count == 41)
+        }
+    }
+
     @Test("one job runs a loop tick: the loop's own work runs between two jobs")
     func loopWorkRunsBetweenJobs() async throws {
         try await withLoops(1) { executor, loops in
