@@ -15,6 +15,14 @@ private final class Log: Sendable {
     var all: [String] { entries.withLockedValue { $0 } }
 }
 
+/// Starts a task on `lane` that logs `name`, then calls `finished`.
+private func logJob(_ name: String, on lane: LoopExecutor, priority: TaskPriority? = nil, log: Log, finished: @escaping @Sendable () -> Void) {
+    Task(executorPreference: lane, priority: priority) {
+        log.add(name)
+        finished()
+    }
+}
+
 /// Whether the calling thread is `loop`'s.
 private func isOn(_ loop: any EventLoop) -> Bool {
     MultiThreadedEventLoopGroup.currentEventLoop.map { ObjectIdentifier($0) == ObjectIdentifier(loop) } ?? false
@@ -80,10 +88,7 @@ struct EventLoopTaskExecutorTests {
             let log = Log()
             await onLoop(loops[0], expecting: 4) { finished in
                 for (name, priority) in [("answer 1", TaskPriority.low), ("answer 2", .background), ("request 1", .medium), ("request 2", .high)] {
-                    Task(executorPreference: lane, priority: priority) {
-                        log.add(name)
-                        finished()
-                    }
+                    logJob(name, on: lane, priority: priority, log: log, finished: finished)
                 }
             }
             #expect(log.all == ["request 1", "request 2", "answer 1", "answer 2"])
@@ -96,16 +101,8 @@ struct EventLoopTaskExecutorTests {
             let lane = try #require(executor.executor(for: loops[0]))
             let log = Log()
             await onLoop(loops[0], expecting: 41) { finished in
-                Task(executorPreference: lane, priority: .low) {
-                    log.add("answer")
-                    finished()
-                }
-                for index in 1...40 {
-                    Task(executorPreference: lane, priority: .medium) {
-                        log.add("request \(index)")
-                        finished()
-                    }
-                }
+                logJob("answer", on: lane, priority: .low, log: log, finished: finished)
+                for index in 1...40 { logJob("request \(index)", on: lane, priority: .medium, log: log, finished: finished) }
             }
             #expect(log.all.firstIndex(of: "answer") == LoopExecutor.aheadInARow)
             #expect(log.all.count == 41)
@@ -118,12 +115,7 @@ struct EventLoopTaskExecutorTests {
             let (loop, log) = (loops[0], Log())
             let lane = try #require(executor.executor(for: loop))
             await onLoop(loop, expecting: 3) { finished in
-                for name in ["job 1", "job 2"] {
-                    Task(executorPreference: lane) {
-                        log.add(name)
-                        finished()
-                    }
-                }
+                for name in ["job 1", "job 2"] { logJob(name, on: lane, log: log, finished: finished) }
                 loop.execute {
                     log.add("loop")
                     finished()
