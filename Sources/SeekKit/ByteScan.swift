@@ -10,11 +10,18 @@ public enum ByteScan {
         guard let base = bytes.baseAddress else { return bytes.count }
         let count = bytes.count
         var index = max(0, start)
+        while count - index >= 8 {
+            if holdsControl(or: first, second, UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) { break }
+            index += 8
+        }
+        // Fewer than eight bytes left: the buffer's last eight as one word, which holds them (most strings
+        // a miss writes are short, and their last bytes a byte at a time were a third of the scan).
+        if count - index < 8, index < count, count >= 8,
+           !holdsControl(or: first, second, UnsafeRawPointer(base + (count - 8)).loadUnaligned(as: UInt64.self))
+        {
+            return count
+        }
         while index < count {
-            if count - index >= 8, !holdsControl(or: first, second, UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
-                index += 8
-                continue
-            }
             let byte = base[index]
             if byte < 0x20 || byte == first || byte == second { return index }
             index += 1
@@ -32,6 +39,10 @@ public enum ByteScan {
         while count - index >= 8 {
             if holdsUnprintable(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) { return false }
             index += 8
+        }
+        // The rest, fewer than eight: the buffer's last eight bytes as one word (those before `index` passed).
+        if index < count, count >= 8 {
+            return !holdsUnprintable(UnsafeRawPointer(base + (count - 8)).loadUnaligned(as: UInt64.self))
         }
         while index < count {
             let byte = base[index]
