@@ -301,7 +301,7 @@ extension SeekSession {
         _ checked: CheckedSearch, onBatch: @escaping @Sendable (ProviderBatch) async -> Void = { _ in },
         render: @Sendable (SearchAnswer) async throws -> Rendered
     ) async throws -> Rendered {
-        let result = try await engine.search(checked.options, onBatch: onBatch)
+        let result = try await userState.batchingCacheWrites { try await engine.search(checked.options, onBatch: onBatch) }
         async let recorded: Void = record(result, owner: checked.owner)
         let rendered = try await render(SearchAnswer(result: result, selection: checked.selection))
         await recorded

@@ -71,6 +71,21 @@ public struct UserState: Sendable {
             memory: ResponseMemory(limitBytes: policy.memoryLimitBytes), report: report)
     }
 
+    /// Runs `search` with the answers it stores in the response cache held in one batch, then stores
+    /// them together, left running: one transaction a search rather than one an answer (issue 30).
+    func batchingCacheWrites<T: Sendable>(_ search: () async throws -> T) async throws -> T {
+        guard policy.isEnabled else { return try await search() }
+        let batch = CacheWriteBatch()
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await CacheWriteBatch.$current.withValue(batch) { try await search() })
+        } catch {
+            result = .failure(error)
+        }
+        await batch.store(in: cache, writes: cacheWrites, report: report)
+        return try result.get()
+    }
+
     /// The owner's favourites (the CLI's, a personal server's).
     public var favorites: any FavoritesStore { favorites(of: .instanceOwner) }
 

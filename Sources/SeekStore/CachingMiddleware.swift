@@ -138,10 +138,13 @@ public struct CachingMiddleware: ProviderMiddleware {
         let body = value.storedJSON
         let storedAt = now()
         memory?.keep(value, jsonBytes: body.count, storedAt: storedAt, forKey: key)
-        if let writes {
-            writes.track { await self.save(body, kind: kind, key: key, provider: provider, storedAt: storedAt) }
+        let entry = CacheEntry(key: key, provider: provider, kind: kind, body: body, storedAt: storedAt)
+        if let batch = CacheWriteBatch.current, batch.hold(entry) {
+            // Stored with the search's other answers once its calls are done (`CacheWriteBatch`).
+        } else if let writes {
+            writes.track { await self.save(entry) }
         } else {
-            await save(body, kind: kind, key: key, provider: provider, storedAt: storedAt)
+            await save(entry)
         }
         return (value, nil)
     }
@@ -183,14 +186,15 @@ public struct CachingMiddleware: ProviderMiddleware {
         try? JSONDecoder().decode(type, from: body)
     }
 
-    private func save(_ body: Data, kind: CacheKind, key: String, provider: String, storedAt: Date) async {
+    private func save(_ entry: CacheEntry) async {
         guard !Task.isCancelled else { return }
         do {
-            try await cache.store(CacheEntry(key: key, provider: provider, kind: kind, body: body, storedAt: storedAt))
+            try await cache.store(entry)
         } catch {
             if !Task.isCancelled { report(.unavailable(error)) }
         }
     }
+
 }
 
 /// The stored form of a `SearchPage` (which is not Codable: its stale marker is never stored).
@@ -232,6 +236,56 @@ public enum CacheKey {
     /// wrote for keys stored before (tested), without its cost on the way to every request.
     static func encode(_ parts: [String]) -> String {
         JSONWriter.text(parts)
+    }
+}
+
+/// The answers one search stores, held back until its calls are done and then stored together
+/// (`CachingMiddleware.store(_:)`): one transaction a search instead of one an answer (issue 30). A
+/// search sets it as `current` for the tasks that make its calls; an answer that comes after the batch
+/// was taken (a call its deadline abandoned) is stored on its own, as without a batch.
+public final class CacheWriteBatch: Sendable {
+    @TaskLocal public static var current: CacheWriteBatch?
+
+    private struct State {
+        var entries: [CacheEntry] = []
+        var taken = false
+    }
+    private let state = NIOLockedValueBox(State())
+
+    public init() {}
+
+    /// Holds `entry` for the batch; false once the batch was taken (the caller stores it itself).
+    func hold(_ entry: CacheEntry) -> Bool {
+        state.withLockedValue { state in
+            guard !state.taken else { return false }
+            state.entries.append(entry)
+            return true
+        }
+    }
+
+    /// The entries held, in the order they came; the batch holds nothing more after this.
+    func take() -> [CacheEntry] {
+        state.withLockedValue { state in
+            state.taken = true
+            defer { state.entries = [] }
+            return state.entries
+        }
+    }
+
+    /// Stores the answers held, together, in `cache`: left running in `writes` when there is one (a
+    /// closing host waits for it), else awaited. A broken cache is reported, never thrown.
+    public func store(in cache: any ResponseCache, writes: PendingCacheWrites?, report: @escaping @Sendable (CacheEvent) -> Void) async {
+        let entries = take()
+        guard !entries.isEmpty else { return }
+        let write: @Sendable () async -> Void = {
+            guard !Task.isCancelled else { return }
+            do {
+                try await cache.store(entries)
+            } catch {
+                if !Task.isCancelled { report(.unavailable(error)) }
+            }
+        }
+        if let writes { writes.track(write) } else { await write() }
     }
 }
 

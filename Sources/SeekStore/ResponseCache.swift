@@ -31,11 +31,20 @@ public protocol ResponseCache: Sendable {
     func entry(forKey key: String) async throws -> CacheEntry?
     /// Stores `entry`, replacing any entry with the same key.
     func store(_ entry: CacheEntry) async throws
+    /// Stores `entries` (a search's answers) together, each replacing any entry with its key.
+    func store(_ entries: [CacheEntry]) async throws
     /// Forgets entries stored before `cutoff`; returns how many.
     @discardableResult
     func removeEntries(storedBefore cutoff: Date) async throws -> Int
     /// Forgets every entry.
     func removeAll() async throws
+}
+
+extension ResponseCache {
+    /// One at a time, in order.
+    public func store(_ entries: [CacheEntry]) async throws {
+        for entry in entries { try await store(entry) }
+    }
 }
 
 /// The response cache in Seek's SQLite database.
@@ -74,13 +83,26 @@ public struct SQLiteResponseCache: ResponseCache {
     /// Stores `entry` and, in the same transaction, drops entries older than the retention; then, when
     /// the bound is due (`DiskBound`) and passed, trims the oldest entries past seven eighths of it.
     public func store(_ entry: CacheEntry) async throws {
-        let cutoff = entry.storedAt.addingTimeInterval(-retention).timeIntervalSince1970
-        let boundDue = diskBound.isDue(storing: entry.body.count, at: entry.storedAt)
+        try await store([entry])
+    }
+
+    /// Stores `entries` in one transaction: a search's answers share its commit, and the pages every
+    /// insert touches (the table's and the indexes' last leaves, the header) are written once, not once
+    /// an answer (issue 30: a miss's three commits wrote 29 WAL pages, 8 of them new).
+    public func store(_ entries: [CacheEntry]) async throws {
+        guard let oldest = entries.map(\.storedAt).min(), let newest = entries.map(\.storedAt).max() else { return }
+        // Older than the oldest answer stored here by the retention: none of these goes at once.
+        let cutoff = oldest.addingTimeInterval(-retention).timeIntervalSince1970
+        let bytes = entries.reduce(0) { $0 &+ $1.body.count }
+        let boundDue = diskBound.isDue(storing: bytes, at: newest)
         try await database.write("store cached response") { db in
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO responseCache (key, provider, kind, body, storedAt, bytes) VALUES (?, ?, ?, ?, ?, ?)")
-                .execute(arguments: [
+            let insert = try db.cachedStatement(
+                sql: "INSERT OR REPLACE INTO responseCache (key, provider, kind, body, storedAt, bytes) VALUES (?, ?, ?, ?, ?, ?)")
+            for entry in entries {
+                try insert.execute(arguments: [
                     entry.key, entry.provider, entry.kind.rawValue, entry.body, entry.storedAt.timeIntervalSince1970, entry.body.count,
                 ])
+            }
             try db.cachedStatement(sql: "DELETE FROM responseCache WHERE storedAt < ?").execute(arguments: [cutoff])
         }
         if boundDue { try await trim(toBytes: diskBound.limitBytes) }
