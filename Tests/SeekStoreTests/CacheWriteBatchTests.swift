@@ -36,16 +36,26 @@ struct CacheWriteBatchTests {
         CachingProvider(wrapping: fixture.upstream, cache: cache, now: fixture.clock.closure)
     }
 
+    /// A caching provider over `fixture`'s upstream whose cache records how it is stored to.
+    func recorded(_ fixture: CacheFixture) -> (provider: CachingProvider, cache: StoreRecordingCache) {
+        let cache = StoreRecordingCache(SQLiteResponseCache(database: fixture.store.database))
+        return (caching(fixture, cache: cache), cache)
+    }
+
+    /// Searches `provider` for each of `queries`, one after the other, under `batch`.
+    func search(_ queries: [String], with provider: CachingProvider, under batch: CacheWriteBatch) async throws {
+        try await CacheWriteBatch.$current.withValue(batch) {
+            for query in queries { _ = try await provider.search(SearchRequest(query: query, limit: 2)) }
+        }
+    }
+
     @Test("answers fetched under a batch are held until it is stored, then reach the cache in one call")
     func heldThenStoredTogether() async throws {
         let fixture = CacheFixture()
         defer { fixture.store.remove() }
-        let cache = StoreRecordingCache(SQLiteResponseCache(database: fixture.store.database))
-        let provider = caching(fixture, cache: cache)
+        let (provider, cache) = recorded(fixture)
         let batch = CacheWriteBatch()
-        try await CacheWriteBatch.$current.withValue(batch) {
-            for query in ["fox", "owl", "elk"] { _ = try await provider.search(SearchRequest(query: query, limit: 2)) }
-        }
+        try await search(["fox", "owl", "elk"], with: provider, under: batch)
         #expect(cache.storeCalls.isEmpty)
         await batch.store(in: cache, writes: nil) { _ in }
         #expect(cache.storeCalls.count == 1)
@@ -63,13 +73,10 @@ struct CacheWriteBatchTests {
     func lateAnswerStoredAlone() async throws {
         let fixture = CacheFixture()
         defer { fixture.store.remove() }
-        let cache = StoreRecordingCache(SQLiteResponseCache(database: fixture.store.database))
-        let provider = caching(fixture, cache: cache)
+        let (provider, cache) = recorded(fixture)
         let batch = CacheWriteBatch()
         await batch.store(in: cache, writes: nil) { _ in }
-        try await CacheWriteBatch.$current.withValue(batch) {
-            _ = try await provider.search(SearchRequest(query: "fox", limit: 2))
-        }
+        try await search(["fox"], with: provider, under: batch)
         #expect(cache.storeCalls.count == 1)
         #expect(cache.storeCalls.first?.count == 1)
     }
@@ -78,13 +85,9 @@ struct CacheWriteBatchTests {
     func leftRunningThenWaited() async throws {
         let fixture = CacheFixture()
         defer { fixture.store.remove() }
-        let cache = StoreRecordingCache(SQLiteResponseCache(database: fixture.store.database))
-        let provider = caching(fixture, cache: cache)
+        let (provider, cache) = recorded(fixture)
         let batch = CacheWriteBatch()
-        try await CacheWriteBatch.$current.withValue(batch) {
-            _ = try await provider.search(SearchRequest(query: "fox", limit: 2))
-            _ = try await provider.search(SearchRequest(query: "owl", limit: 2))
-        }
+        try await search(["fox", "owl"], with: provider, under: batch)
         let writes = PendingCacheWrites()
         await batch.store(in: cache, writes: writes) { _ in }
         await writes.wait()
@@ -97,10 +100,8 @@ struct CacheWriteBatchTests {
         defer { fixture.store.remove() }
         let provider = caching(fixture, cache: BrokenCache())
         let batch = CacheWriteBatch()
-        let page = try await CacheWriteBatch.$current.withValue(batch) {
-            try await provider.search(SearchRequest(query: "fox", limit: 2))
-        }
-        #expect(page.items.count == 2)
+        try await search(["fox"], with: provider, under: batch)
+        #expect(fixture.upstream.searchCalls == 1)
         let events = EventLog()
         await batch.store(in: BrokenCache(), writes: nil) { _ in events.append("unavailable") }
         #expect(events.lines == ["unavailable"])
