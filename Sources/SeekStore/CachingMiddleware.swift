@@ -194,7 +194,6 @@ public struct CachingMiddleware: ProviderMiddleware {
             if !Task.isCancelled { report(.unavailable(error)) }
         }
     }
-
 }
 
 /// The stored form of a `SearchPage` (which is not Codable: its stale marker is never stored).
@@ -240,7 +239,7 @@ public enum CacheKey {
 }
 
 /// The answers one search stores, held back until its calls are done and then stored together
-/// (`CachingMiddleware.store(_:)`): one transaction a search instead of one an answer (issue 30). A
+/// (`store(in:writes:report:)`): one transaction a search instead of one an answer (issue 30). A
 /// search sets it as `current` for the tasks that make its calls; an answer that comes after the batch
 /// was taken (a call its deadline abandoned) is stored on its own, as without a batch.
 public final class CacheWriteBatch: Sendable {
