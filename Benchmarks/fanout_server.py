@@ -5,6 +5,7 @@ Used by fanout.sh to time a whole `seek search` process against three providers 
 DELAY seconds: with a concurrent fan-out the process takes about DELAY, not 3 x DELAY.
 Prints the chosen port on its first line, then serves until killed. `GET /count` answers how many
 requests each path has had (shared_store.sh counts the calls a rate limit let through).
+JITTER=0.2 spreads each delay over ±20 %; VARY=1 numbers each answer's ids and titles by request.
 """
 import json
 import math
@@ -34,15 +35,15 @@ JITTER = jitter_setting()
 SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux
 
 
-def open_library():
-    docs = [{"key": f"/works/OL{i}W", "title": f"Harbor book {i}", "author_name": [f"Author {i}"],
+def open_library(n=""):
+    docs = [{"key": f"/works/OL{n}{i}W", "title": f"Harbor book {n}{i}", "author_name": [f"Author {i}"],
              "first_publish_year": 1990 + i, "cover_i": 1000 + i,
              "isbn": [f"978000000{i:03d}"]} for i in range(20)]
     return {"numFound": 20, "start": 0, "docs": docs}
 
 
-def giphy():
-    gifs = [{"type": "gif", "id": f"gif{i}", "url": f"https://giphy.com/gifs/gif{i}", "title": f"Harbor {i}",
+def giphy(n=""):
+    gifs = [{"type": "gif", "id": f"gif{n}{i}", "url": f"https://giphy.com/gifs/gif{n}{i}", "title": f"Harbor {n}{i}",
              "rating": "g", "images": {
                  "fixed_width": {"url": f"https://media.giphy.com/media/gif{i}/200w.gif", "width": "200", "height": "150"},
                  "original": {"url": f"https://media.giphy.com/media/gif{i}/giphy.gif", "width": "480", "height": "360"}}}
@@ -51,8 +52,8 @@ def giphy():
             "meta": {"status": 200, "msg": "OK", "response_id": "bench"}}
 
 
-def aladin():
-    items = [{"title": f"항구 {i}", "link": f"http://www.aladin.co.kr/shop/wproduct.aspx?ItemId={i}",
+def aladin(n=""):
+    items = [{"title": f"항구 {n}{i}", "link": f"http://www.aladin.co.kr/shop/wproduct.aspx?ItemId={n}{i}",
               "author": "저자 (지은이)", "pubDate": "2020-01-01", "isbn": "", "isbn13": f"979110000{i:04d}",
               "itemId": 100 + i, "cover": f"https://image.aladin.co.kr/product/{i}/cover.jpg", "publisher": "출판사"}
              for i in range(20)]
@@ -74,6 +75,10 @@ def response(status, body):
 
 
 RESPONSES = {path: response("200 OK", body) for path, body in BODIES.items()}
+# VARY=1: every answer's ids and titles carry a request number, so no two answers are equal, as two
+# real queries' are not (the same answer every time lets the engine's merge memo skip the merge).
+VARY = os.environ.get("VARY", "") == "1"
+MAKERS = {"/ol/search.json": open_library, "/giphy/v1/gifs/search": giphy, "/aladin/ttb/api/ItemSearch.aspx": aladin}
 COUNTS = Counter()
 COUNTS_LOCK = threading.Lock()
 NOT_FOUND = response("404 Not Found", b'{"error": "not found"}')
@@ -101,7 +106,11 @@ class Handler(BaseHTTPRequestHandler):
             return
         with COUNTS_LOCK:
             COUNTS[path] += 1
+            number = COUNTS[path]
         answer = RESPONSES.get(path, NOT_FOUND)
+        if VARY and path in MAKERS:
+            body = json.dumps(MAKERS[path](f"{number}0"), ensure_ascii=False).encode()
+            answer = response("200 OK", body)
         delay = DELAY * (1 + random.uniform(-JITTER, JITTER)) if JITTER else DELAY
         time.sleep(max(0.0, delay - (time.time() - self.received)))
         self.wfile.write(answer)
