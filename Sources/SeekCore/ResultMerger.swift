@@ -193,7 +193,7 @@ public enum ResultMerger {
     /// `normalise` of text whose scalars are all ASCII, Hangul syllables or CJK unified ideographs;
     /// nil for any other. Folding leaves those syllables and ideographs as they are (the tests check
     /// every one against Foundation), so only ASCII changes: Foundation's folding cost about 12 K
-    /// instructions a string, a sixth of a miss's merge when the answers differ (issue 30).
+    /// instructions a string, more than half of a miss's merge when the answers differ (issue 30).
     static func normalisedHangulOrCJK(_ text: String) -> String? {
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
