@@ -187,12 +187,7 @@ public struct CachingMiddleware: ProviderMiddleware {
     }
 
     private func save(_ entry: CacheEntry) async {
-        guard !Task.isCancelled else { return }
-        do {
-            try await cache.store(entry)
-        } catch {
-            if !Task.isCancelled { report(.unavailable(error)) }
-        }
+        await CacheWriteBatch.store([entry], in: cache, report: report)
     }
 }
 
@@ -276,15 +271,18 @@ public final class CacheWriteBatch: Sendable {
     public func store(in cache: any ResponseCache, writes: PendingCacheWrites?, report: @escaping @Sendable (CacheEvent) -> Void) async {
         let entries = take()
         guard !entries.isEmpty else { return }
-        let write: @Sendable () async -> Void = {
-            guard !Task.isCancelled else { return }
-            do {
-                try await cache.store(entries)
-            } catch {
-                if !Task.isCancelled { report(.unavailable(error)) }
-            }
-        }
+        let write: @Sendable () async -> Void = { await Self.store(entries, in: cache, report: report) }
         if let writes { writes.track(write) } else { await write() }
+    }
+
+    /// Stores `entries` in `cache` unless the task was cancelled; a failure is reported, never thrown.
+    static func store(_ entries: [CacheEntry], in cache: any ResponseCache, report: @Sendable (CacheEvent) -> Void) async {
+        guard !Task.isCancelled else { return }
+        do {
+            try await cache.store(entries)
+        } catch {
+            if !Task.isCancelled { report(.unavailable(error)) }
+        }
     }
 }
 
