@@ -302,21 +302,32 @@ package enum LockedFile {
     /// Opens and locks `url`; nil when the file cannot be used. Writers (`exclusive`, or `create`)
     /// create the file and its directory if needed; readers never create anything.
     package static func openLocked(_ url: URL, exclusive: Bool, create: Bool = false, append: Bool = false) -> Int32? {
+        guard let fd = openFile(url, writes: exclusive || create, append: append) else { return nil }
+        guard lock(fd, exclusive: exclusive) else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    /// Opens `url`, unlocked; nil when the file cannot be used. A writer creates the file and its
+    /// directory if needed; a reader never creates anything.
+    package static func openFile(_ url: URL, writes: Bool, append: Bool) -> Int32? {
         let path = url.path
-        let writes = exclusive || create
         let flags = writes ? O_RDWR | O_CREAT | O_CLOEXEC | (append ? O_APPEND : 0) : O_RDONLY | O_CLOEXEC
         var fd = open(path, flags, 0o644)
         if writes, fd < 0, errno == ENOENT, makeDirectories(url.deletingLastPathComponent().path) {
             fd = open(path, flags, 0o644)
         }
-        guard fd >= 0 else { return nil }
+        return fd >= 0 ? fd : nil
+    }
+
+    /// Takes a shared or exclusive `flock` on `fd`, waiting for it; false when it cannot be taken.
+    package static func lock(_ fd: Int32, exclusive: Bool) -> Bool {
         while flock(fd, exclusive ? LOCK_EX : LOCK_SH) != 0 {
-            if errno != EINTR {
-                close(fd)
-                return nil
-            }
+            if errno != EINTR { return false }
         }
-        return fd
+        return true
     }
 
     /// Creates `path` and its missing parents, as `mkdir -p` does; true when it is a directory then.
@@ -373,10 +384,10 @@ package enum LockedFile {
         _ = ftruncate(fd, off_t(written))
     }
 
-    /// The file's size in bytes.
-    package static func size(_ fd: Int32) -> Int? {
+    /// The file's size in bytes, and how many names it has: none once it was removed or replaced.
+    package static func status(_ fd: Int32) -> (size: Int, links: Int)? {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return nil }
-        return Int(info.st_size)
+        return (Int(info.st_size), Int(info.st_nlink))
     }
 }

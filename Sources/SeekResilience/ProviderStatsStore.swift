@@ -172,10 +172,46 @@ public struct ProviderStatsStore: Sendable {
 enum StatsLog {
     /// Appends `line`; the file's size after it, or nil when the file cannot be used.
     static func append(_ line: String, to url: URL) -> Int? {
-        guard let fd = LockedFile.openLocked(url, exclusive: false, create: true, append: true) else { return nil }
-        defer { LockedFile.unlockAndClose(fd) }
-        guard FileDescriptorIO.writeAll(fd, line) else { return nil }
-        return LockedFile.size(fd)
+        let path = url.path
+        return appending.withLockedValue { kept in
+            // Twice at most: a kept descriptor whose file was removed or replaced meanwhile wrote the
+            // line where no one reads it, so the file is opened anew and the line written again.
+            for _ in 0..<2 {
+                let fd: Int32
+                if let open = kept, open.path == path {
+                    fd = open.descriptor
+                } else {
+                    if let open = kept { close(open.descriptor) }
+                    kept = nil
+                    guard let opened = LockedFile.openFile(url, writes: true, append: true) else { return nil }
+                    kept = (path, opened)
+                    fd = opened
+                }
+                guard LockedFile.lock(fd, exclusive: false) else { return forget(&kept) }
+                let written = FileDescriptorIO.writeAll(fd, line)
+                let status = LockedFile.status(fd)
+                _ = flock(fd, LOCK_UN)
+                guard written, let status else { return forget(&kept) }
+                if status.links > 0 { return status.size }
+                _ = forget(&kept)
+            }
+            return nil
+        }
+    }
+
+    /// The stats log this process appends to, kept open between calls: opening and closing it for each
+    /// line were two of the seven system calls a provider call's stats cost (issue 30). A process has
+    /// one log in practice; appending to another closes this one. Held for a whole append, because a
+    /// `flock` belongs to the open file, which the process's appends share: one append's unlock must
+    /// not end another's lock while a compaction in another process waits for it.
+    private static let appending = NIOLockedValueBox<(path: String, descriptor: Int32)?>(nil)
+
+    /// Closes the kept descriptor (after a failure on it, or when its file went away); nil, as the
+    /// append that found the failure answers.
+    private static func forget(_ kept: inout (path: String, descriptor: Int32)?) -> Int? {
+        if let open = kept { close(open.descriptor) }
+        kept = nil
+        return nil
     }
 
     /// The whole log; nil when there is none.

@@ -65,7 +65,7 @@ public struct SQLiteResponseCache: ResponseCache {
     }
 
     public func entry(forKey key: String) async throws -> CacheEntry? {
-        try await database.readInPlace("read cached response") { db in
+        try await database.lookUpInPlace("read cached response") { db in
             // Cached statements: a search reads and writes this table several times, and preparing the
             // same SQL anew each time was most of the cost of each call (issue 30).
             let select = try db.cachedStatement(sql: "SELECT * FROM responseCache WHERE key = ?")

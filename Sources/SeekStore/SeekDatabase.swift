@@ -74,24 +74,43 @@ public final class SeekDatabase: Sendable {
         try await withPool(operation) { try await $0.read(body) }
     }
 
-    /// Runs `body`, a read of a row or two by key, in a read transaction on the calling thread; failures
-    /// become a `StoreError` naming `operation`. GRDB's asynchronous read hands the work to a reader's
-    /// queue and back: for a response-cache look-up that took 0.1 ms, those two hops cost 12 ms of
-    /// waiting under load (BENCHMARKS.md, issue 30). In WAL mode a reader never waits for the writer:
-    /// the calling thread waits for the read, and, when all the pool's readers are busy, for one of
-    /// them to finish a read of its own on GRDB's queues. Lists and anything larger use `read`.
-    func readInPlace<T>(_ operation: String, _ body: (Database) throws -> T) async throws -> T {
-        try await withPool(operation) { try Self.readNow($0, body) }
+    /// Runs `body`, one statement that reads a row by key, on the calling thread; failures become a
+    /// `StoreError` naming `operation`. GRDB's asynchronous read hands the work to a reader's queue and
+    /// back: for a response-cache look-up that took 0.1 ms, those two hops cost 12 ms of waiting under
+    /// load (BENCHMARKS.md, issue 30). In WAL mode a reader never waits for the writer: the calling
+    /// thread waits for the read, and, when all the pool's readers are busy, for one of them to finish
+    /// a read of its own on GRDB's queues. One statement reads one snapshot of the database by itself,
+    /// so no transaction is opened around it: a BEGIN and a COMMIT, each prepared anew by GRDB, cost
+    /// more than the look-up. More than one statement, lists and anything larger use `read`.
+    func lookUpInPlace<T>(_ operation: String, _ statement: (Database) throws -> T) async throws -> T {
+        try await withPool(operation) { try Self.readNow($0, statement) }
     }
 
-    /// GRDB's synchronous read (a function of its own, as an async caller would get the async one).
-    private static func readNow<T>(_ pool: DatabasePool, _ body: (Database) throws -> T) throws -> T {
-        try pool.read(body)
+    /// GRDB's synchronous read without a transaction (a function of its own, as an async caller would
+    /// get the async one).
+    private static func readNow<T>(_ pool: DatabasePool, _ statement: (Database) throws -> T) throws -> T {
+        try pool.unsafeRead(statement)
     }
 
     /// Runs `body` in an immediate write transaction; failures become a `StoreError` naming `operation`.
     func write<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await withPool(operation) { try await $0.write(body) }
+        try await withPool(operation) { try await $0.writeWithoutTransaction { db in try Self.inWriteTransaction(db, body) } }
+    }
+
+    /// `body` between BEGIN IMMEDIATE and COMMIT, rolled back when it throws, as GRDB's `write` runs it,
+    /// but with both statements prepared once per connection: GRDB prepares them anew for every
+    /// transaction, a third of the cost of storing a search's answers (issue 30).
+    static func inWriteTransaction<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+        do {
+            let value = try body(db)
+            try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+            return value
+        } catch {
+            // SQLite may have rolled back already (a full disk, an I/O error); `rollback` then does nothing.
+            try? db.rollback()
+            throw error
+        }
     }
 
     /// `body` with the open pool; its failures become a `StoreError` naming `operation` (a pool that

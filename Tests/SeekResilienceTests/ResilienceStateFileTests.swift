@@ -250,6 +250,44 @@ struct ResilienceStatsTests {
         for writer in 0..<4 { #expect(records["p\(writer)"]?.map(\.elapsedMs) == Array(0..<50)) }
     }
 
+    @Test("a stats log removed between two calls holds the second call, in a new file")
+    func removedLogIsMadeAgain() throws {
+        let url = try resilienceTemporaryDirectory().appendingPathComponent("stats.jsonl")
+        let store = ProviderStatsStore(url: url)
+        record(store, "ol", .ok, ms: 10)
+        try FileManager.default.removeItem(at: url)
+        record(store, "ol", .ok, ms: 20)
+        #expect(store.records()["ol"]?.map(\.elapsedMs) == [20])
+    }
+
+    @Test("a stats log replaced by another file (renamed over it) gets the next call, after the file's own lines")
+    func replacedLogGetsTheNextCall() throws {
+        let folder = try resilienceTemporaryDirectory()
+        let url = folder.appendingPathComponent("stats.jsonl")
+        let store = ProviderStatsStore(url: url)
+        record(store, "ol", .ok, ms: 10)
+        let replacement = folder.appendingPathComponent("replacement")
+        let line = #"{"provider":"giphy","at":\#(Date().timeIntervalSince1970),"status":"ok","elapsedMs":5,"count":1}"#
+        try Data((line + "\n").utf8).write(to: replacement)
+        #expect(rename(replacement.path, url.path) == 0)
+        record(store, "ol", .ok, ms: 20)
+        let records = store.records()
+        #expect(records["ol"]?.map(\.elapsedMs) == [20])
+        #expect(records["giphy"]?.map(\.elapsedMs) == [5])
+    }
+
+    @Test("stores of two stats logs, called in turn, each keep their own calls")
+    func twoLogsInTurn() throws {
+        let first = ProviderStatsStore(url: try resilienceTemporaryDirectory().appendingPathComponent("stats.jsonl"))
+        let second = ProviderStatsStore(url: try resilienceTemporaryDirectory().appendingPathComponent("stats.jsonl"))
+        for ms in 1...3 {
+            record(first, "ol", .ok, ms: ms)
+            record(second, "ol", .ok, ms: 10 * ms)
+        }
+        #expect(first.records()["ol"]?.map(\.elapsedMs) == [1, 2, 3])
+        #expect(second.records()["ol"]?.map(\.elapsedMs) == [10, 20, 30])
+    }
+
     @Test("an unusable location keeps the calls in the store's memory")
     func memoryFallback() throws {
         let blocker = try resilienceTemporaryDirectory().appendingPathComponent("file")

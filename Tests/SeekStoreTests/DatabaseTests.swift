@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import GRDB
+import NIOConcurrencyHelpers
 import SeekCore
 import SeekKit
 import SeekLoopback
@@ -120,5 +122,68 @@ struct DatabaseTests {
         // Nothing is lost: the next open reads the row from the database file.
         let reopened = try DatabasePool(path: store.folder.appendingPathComponent("seek.sqlite").path)
         #expect(try reopened.read { db in try Int.fetchOne(db, sql: "SELECT x FROM t") } == 42)
+    }
+
+    /// A favourite row as `write` bodies below insert it.
+    private static let favoriteRow = """
+        INSERT INTO favorite (owner, id, provider, kind, title, creators, imageURL, addedAt)
+        VALUES ('', ?, 'openlibrary', 'book', 't', '[]', NULL, 1)
+        """
+
+    @Test("a write whose body throws is rolled back whole, and the next write commits")
+    func failedWriteRollsBack() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        struct Refused: Error {}
+        await #expect(throws: StoreError.self) {
+            try await store.database.write("add two favourites, then fail") { db in
+                try db.execute(sql: Self.favoriteRow, arguments: ["a"])
+                try db.execute(sql: Self.favoriteRow, arguments: ["b"])
+                throw Refused()
+            }
+        }
+        try await store.database.write("add one favourite") { db in try db.execute(sql: Self.favoriteRow, arguments: ["c"]) }
+        let ids = try await store.database.read("list favourites") { db in try String.fetchAll(db, sql: "SELECT id FROM favorite ORDER BY id") }
+        #expect(ids == ["c"])
+    }
+
+    @Test("a write's statements are one transaction: a reader sees none of them until all are committed")
+    func writeIsOneTransaction() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        try await store.database.write("create the schema") { _ in }
+        let seen = NIOLockedValueBox<[Int]>([])
+        try await store.database.write("add favourites while a reader counts") { db in
+            for index in 0..<3 {
+                try db.execute(sql: Self.favoriteRow, arguments: ["id\(index)"])
+                // Another connection, from another thread: WAL shows it the last commit only.
+                let count = DispatchQueue.global().sync {
+                    (try? DatabaseQueue(path: store.path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM favorite") }) ?? -1
+                }
+                seen.withLockedValue { $0.append(count) }
+            }
+        }
+        #expect(seen.withLockedValue { $0 } == [0, 0, 0])
+        #expect(try await store.database.read("count favourites") { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM favorite") } == 3)
+    }
+
+    @Test("a write that fails to commit is reported, and the database takes the next write")
+    func failedCommitIsReported() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        // A deferred foreign key is checked at COMMIT: the commit fails, not the insert.
+        try await store.database.write("make a table with a deferred foreign key") { db in
+            try db.execute(sql: """
+                CREATE TABLE parent (id INTEGER PRIMARY KEY);
+                CREATE TABLE child (parent INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED);
+                """)
+        }
+        await #expect(throws: StoreError.self) {
+            try await store.database.write("add an orphan") { db in try db.execute(sql: "INSERT INTO child VALUES (7)") }
+        }
+        try await store.database.write("add a parent and its child") { db in
+            try db.execute(sql: "INSERT INTO parent VALUES (7); INSERT INTO child VALUES (7)")
+        }
+        #expect(try await store.database.read("count children") { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM child") } == 1)
     }
 }
