@@ -122,10 +122,13 @@ public struct SQLiteHistoryStore: HistoryStore {
                     sql: "INSERT INTO searchHistory (owner, normalizedQuery, query, providers, searchedAt) VALUES (?, ?, ?, ?, ?)"
                 ).execute(arguments: [owner, normalized, entry.query.trimmed(), providers, entry.searchedAt.timeIntervalSince1970])
             }
+            // Every entry at or below the owner's (limit + 1)-th newest `seq` (none when it has fewer):
+            // `seq NOT IN (the newest limit)` built a temporary table of them for every search, 107 K
+            // instructions against 67 K for this bound (SQLite 3.40, issue 30).
             try db.cachedStatement(
                 sql: """
-                    DELETE FROM searchHistory WHERE owner = ? AND seq NOT IN
-                        (SELECT seq FROM searchHistory WHERE owner = ? ORDER BY seq DESC LIMIT ?)
+                    DELETE FROM searchHistory WHERE owner = ? AND seq <=
+                        (SELECT seq FROM searchHistory WHERE owner = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)
                     """
             ).execute(arguments: [owner, owner, limit])
         }

@@ -66,6 +66,27 @@ struct HistoryStoreTests {
         #expect(try await unbounded.entries().count == limit)
     }
 
+    @Test("a lower limit than the history was kept with drops every entry past it at the next search")
+    func lowerLimit() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let wide = SQLiteHistoryStore(database: store.database, limit: 10)
+        for n in 1...8 { try await wide.record(query: "query \(n)", providers: ["openlibrary"]) }
+        // A repeated query moves to the top; the oldest six go.
+        try await SQLiteHistoryStore(database: store.database, limit: 3).record(query: "query 2", providers: ["giphy"])
+        #expect(try await wide.entries().map(\.query) == ["query 2", "query 8", "query 7"])
+    }
+
+    @Test("a limit of 0 on a history with entries forgets them all at the next search")
+    func limitZeroForgetsEarlierEntries() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let wide = SQLiteHistoryStore(database: store.database, limit: 10)
+        for n in 1...4 { try await wide.record(query: "query \(n)", providers: ["openlibrary"]) }
+        try await SQLiteHistoryStore(database: store.database, limit: 0).record(query: "query 5", providers: ["openlibrary"])
+        #expect(try await wide.entries().isEmpty)
+    }
+
     @Test("a limit of 0 keeps no history")
     func limitZero() async throws {
         let store = TemporaryStore()
