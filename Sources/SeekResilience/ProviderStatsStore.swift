@@ -73,6 +73,8 @@ public struct ProviderStatsStore: Sendable {
     public let window: Int
     /// The log file; nil keeps the calls in memory only.
     public let url: URL?
+    /// `url`'s path, worked out once: every provider call appends a line.
+    private let path: String?
     /// The file size past which a writer compacts it.
     public let compactionBytes: Int
     private let now: @Sendable () -> Date
@@ -81,6 +83,7 @@ public struct ProviderStatsStore: Sendable {
     /// A store in the file at `url` (its directory is created on first use), or in memory when nil.
     public init(url: URL?, window: Int = 100, compactionBytes: Int = 256 * 1024, now: @escaping @Sendable () -> Date = { Date() }) {
         self.url = url
+        self.path = url?.path
         self.window = max(1, window)
         self.compactionBytes = max(1024, compactionBytes)
         self.now = now
@@ -92,7 +95,7 @@ public struct ProviderStatsStore: Sendable {
         let record = ProviderCallRecord(
             at: now(), status: status, elapsedMs: elapsed.wholeMilliseconds, count: count, error: text)
         let window = self.window
-        if let url, let size = StatsLog.append(Self.line(provider: provider, record), to: url) {
+        if let url, let path, let size = StatsLog.append(Self.line(provider: provider, record), to: url, path: path) {
             if size > compactionBytes { StatsLog.compact(url) { Self.compacted($0, window: window) } }
             return
         }
@@ -170,10 +173,10 @@ public struct ProviderStatsStore: Sendable {
 
 /// The stats file's locked appends, reads and rewrites.
 enum StatsLog {
-    /// Appends `line`; the file's size after it, or nil when the file cannot be used.
-    static func append(_ line: String, to url: URL) -> Int? {
-        let path = url.path
-        return appending.withLockedValue { kept in
+    /// Appends `line` to the log at `url` (whose path is `path`); the file's size after it, or nil when
+    /// the file cannot be used.
+    static func append(_ line: String, to url: URL, path: String) -> Int? {
+        appending.withLockedValue { kept in
             // Twice at most: a kept descriptor whose file was removed or replaced meanwhile wrote the
             // line where no one reads it, so the file is opened anew and the line written again.
             for _ in 0..<2 {
@@ -181,19 +184,24 @@ enum StatsLog {
                 if let open = kept, open.path == path {
                     fd = open.descriptor
                 } else {
-                    if let open = kept { close(open.descriptor) }
-                    kept = nil
+                    forget(&kept)
                     guard let opened = LockedFile.openFile(url, writes: true, append: true) else { return nil }
                     kept = (path, opened)
                     fd = opened
                 }
-                guard LockedFile.lock(fd, exclusive: false) else { return forget(&kept) }
+                guard LockedFile.lock(fd, exclusive: false) else {
+                    forget(&kept)
+                    return nil
+                }
                 let written = FileDescriptorIO.writeAll(fd, line)
                 let status = LockedFile.status(fd)
                 _ = flock(fd, LOCK_UN)
-                guard written, let status else { return forget(&kept) }
+                guard written, let status else {
+                    forget(&kept)
+                    return nil
+                }
                 if status.links > 0 { return status.size }
-                _ = forget(&kept)
+                forget(&kept)
             }
             return nil
         }
@@ -206,12 +214,10 @@ enum StatsLog {
     /// not end another's lock while a compaction in another process waits for it.
     private static let appending = NIOLockedValueBox<(path: String, descriptor: Int32)?>(nil)
 
-    /// Closes the kept descriptor (after a failure on it, or when its file went away); nil, as the
-    /// append that found the failure answers.
-    private static func forget(_ kept: inout (path: String, descriptor: Int32)?) -> Int? {
+    /// Closes the kept descriptor: after a failure on it, or when its file went away.
+    private static func forget(_ kept: inout (path: String, descriptor: Int32)?) {
         if let open = kept { close(open.descriptor) }
         kept = nil
-        return nil
     }
 
     /// The whole log; nil when there is none.
