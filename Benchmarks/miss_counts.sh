@@ -8,6 +8,7 @@
 #
 # Usage: Benchmarks/miss_counts.sh              (builds the release `seek` and `seek-hosts` first)
 # Env:   SEEK_BIN=/path/to/seek skips the build; N (100); SKIP_CALLGRIND=1, SKIP_STRACE=1, SKIP_HITS=1;
+#        WAL_FRAMES=1 also counts SQLite's WAL frames a miss and a transaction (wal_frames.py);
 #        PROFILE=FILE keeps callgrind's profile of the misses, HIT_PROFILE=FILE that of the hits
 #        (read them with callgrind_annotate FILE).
 # Needs: valgrind, strace, curl.
@@ -104,5 +105,18 @@ if [[ -z "${SKIP_STRACE:-}" ]]; then
     echo "system calls per miss (strace -c, $count misses):"
     awk -v n="$count" '$1 ~ /^[0-9.]+$/ && NF >= 5 { printf "  %-16s %7.1f\n", $NF, $4 / n }' "$work/strace.txt" |
         sort -k2 -n -r | head -16
+    stop
+fi
+
+if [[ -n "${WAL_FRAMES:-}" ]]; then
+    serve env
+    strace -f -y -xx -s 24 -e trace=pwrite64 -p "$server" -o "$work/pwrite.txt" 2> /dev/null &
+    tracer=$!
+    sleep 1
+    misses
+    sleep 1
+    kill -INT "$tracer"
+    wait "$tracer" || true
+    python3 "$here/wal_frames.py" "$work/pwrite.txt" "$count"
     stop
 fi
