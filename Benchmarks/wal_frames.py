@@ -23,7 +23,7 @@ def unhex(text):
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: wal_frames.py STRACE_LOG SEARCHES")
-    log, searches = sys.argv[1], int(sys.argv[2])
+    log, searches = sys.argv[1], int(sys.argv[2]) if sys.argv[2].isdigit() else 0
     if searches <= 0:
         sys.exit("SEARCHES must be a positive number")
     transactions = []  # the pages of each committed transaction, in order
