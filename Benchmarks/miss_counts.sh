@@ -93,15 +93,22 @@ if [[ -z "${SKIP_CALLGRIND:-}" ]]; then
     stop
 fi
 
-if [[ -z "${SKIP_STRACE:-}" ]]; then
-    serve env
-    strace -f -c -p "$server" -o "$work/strace.txt" 2> /dev/null &
+# traced FILE STRACE_OPTION…: strace of the server, written to FILE, over the misses.
+traced() {
+    local out="$1" tracer
+    shift
+    strace -f "$@" -p "$server" -o "$out" 2> /dev/null &
     tracer=$!
     sleep 1
     misses
     sleep 1
     kill -INT "$tracer"
     wait "$tracer" || true
+}
+
+if [[ -z "${SKIP_STRACE:-}" ]]; then
+    serve env
+    traced "$work/strace.txt" -c
     echo "system calls per miss (strace -c, $count misses):"
     awk -v n="$count" '$1 ~ /^[0-9.]+$/ && NF >= 5 { printf "  %-16s %7.1f\n", $NF, $4 / n }' "$work/strace.txt" |
         sort -k2 -n -r | head -16
@@ -110,13 +117,7 @@ fi
 
 if [[ -n "${WAL_FRAMES:-}" ]]; then
     serve env
-    strace -f -y -xx -s 24 -e trace=pwrite64 -p "$server" -o "$work/pwrite.txt" 2> /dev/null &
-    tracer=$!
-    sleep 1
-    misses
-    sleep 1
-    kill -INT "$tracer"
-    wait "$tracer" || true
+    traced "$work/pwrite.txt" -y -xx -s 24 -e trace=pwrite64
     python3 "$here/wal_frames.py" "$work/pwrite.txt" "$count"
     stop
 fi
