@@ -35,8 +35,10 @@ def main():
             if not match:
                 continue
             path, data, size = unhex(match.group(1)), unhex(match.group(2)), int(match.group(3))
+            if path.endswith((b"-shm", b"-journal")):
+                continue
             if not path.endswith(b"-wal"):
-                checkpointed += 1
+                checkpointed += 1  # a page the checkpoint copies into the database file
             elif size == 24 and len(data) >= 8:
                 pages.append(int.from_bytes(data[0:4], "big"))
                 if int.from_bytes(data[4:8], "big"):
