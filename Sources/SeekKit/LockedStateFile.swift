@@ -209,11 +209,9 @@ enum StateFileIO {
             fd = openFile(paths.lock, O_RDONLY | O_CREAT | O_CLOEXEC)
         }
         guard fd >= 0 else { return nil }
-        while flock(fd, LOCK_EX) != 0 {
-            if errno != EINTR {
-                _ = close(fd)
-                return nil
-            }
+        guard LockedFile.lock(fd, exclusive: true) else {
+            _ = close(fd)
+            return nil
         }
         return fd
     }
@@ -351,8 +349,13 @@ package enum LockedFile {
         }
     }
 
-    package static func unlockAndClose(_ fd: Int32) {
+    /// Lets go of a lock from `lock`, keeping the file open.
+    package static func unlock(_ fd: Int32) {
         _ = flock(fd, LOCK_UN)
+    }
+
+    package static func unlockAndClose(_ fd: Int32) {
+        unlock(fd)
         close(fd)
     }
 

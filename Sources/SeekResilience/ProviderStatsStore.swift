@@ -195,7 +195,7 @@ enum StatsLog {
                 }
                 let written = FileDescriptorIO.writeAll(fd, line)
                 let status = LockedFile.status(fd)
-                _ = flock(fd, LOCK_UN)
+                LockedFile.unlock(fd)
                 guard written, let status else {
                     forget(&kept)
                     return nil
