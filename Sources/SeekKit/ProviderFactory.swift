@@ -50,10 +50,17 @@ public struct ProviderDemo: Sendable {
     public var routes: [DemoRoute]
     /// The text of a recording, by file name: the files the provider compiled in (its `EmbeddedFiles`).
     public var recording: @Sendable (String) -> String?
+    /// Queries the recordings answer (`"the lord of the rings"`): what the demo banner and README offer a
+    /// reader to try, so a demo never leaves them guessing which searches have recorded answers.
+    public var sampleQueries: [String]
 
-    public init(settings: [String: DemoSetting], routes: [DemoRoute], recording: @escaping @Sendable (String) -> String?) {
+    public init(
+        settings: [String: DemoSetting], routes: [DemoRoute], sampleQueries: [String] = [],
+        recording: @escaping @Sendable (String) -> String?
+    ) {
         self.settings = settings
         self.routes = routes
+        self.sampleQueries = sampleQueries
         self.recording = recording
     }
 
