@@ -22,7 +22,9 @@ let package = Package(
         // The provider conformance kit, with the loopback fixture server and a real transport to test against.
         .library(name: "SeekTesting", targets: ["SeekTesting", "SeekLoopback", "SeekHTTPClient"]),
         // The built-in providers.
-        .library(name: "SeekProviders", targets: ["OpenLibraryProvider", "GiphyProvider", "AladinProvider", "DeclaredProvider"]),
+        .library(name: "SeekProviders", targets: [
+            "OpenLibraryProvider", "GiphyProvider", "AladinProvider", "DeclaredProvider", "GoogleBooksProvider", "CrossrefProvider",
+        ]),
         // Embedding: open a session (providers, caches, stores and breakers built by the composition root),
         // with the modules whose types its API names (the stores, the resilience services, the shared database).
         .library(name: "SeekRuntime", targets: ["SeekRuntime", "SeekStore", "SeekResilience", "SeekPostgres"]),
@@ -80,6 +82,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),  // gzip bodies (Crossref)
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
@@ -154,6 +157,20 @@ let package = Package(
             swiftSettings: strictSettings,
             plugins: ["EmbedFiles"]
         ),
+        .target(
+            name: "GoogleBooksProvider",
+            dependencies: ["SeekCore", "SeekKit"],
+            path: "Providers/GoogleBooks",
+            swiftSettings: strictSettings,
+            plugins: ["EmbedFiles"]
+        ),
+        .target(
+            name: "CrossrefProvider",
+            dependencies: ["SeekCore", "SeekKit"],
+            path: "Providers/Crossref",
+            swiftSettings: strictSettings,
+            plugins: ["EmbedFiles"]
+        ),
         // Providers declared in the config file ("jsonProviders"): URL templates and JSON paths.
         .target(
             name: "DeclaredProvider",
@@ -167,7 +184,8 @@ let package = Package(
             name: "SeekRuntime",
             dependencies: [
                 "SeekCore", "SeekKit", "SeekHTTPClient", "SeekResilience", "SeekLoopback", "SeekImageCache", "SeekStore",
-                "SeekPostgres", "OpenLibraryProvider", "GiphyProvider", "AladinProvider", "DeclaredProvider", "CMallocArenas", nioLocks,
+                "SeekPostgres", "OpenLibraryProvider", "GiphyProvider", "AladinProvider", "DeclaredProvider",
+                "GoogleBooksProvider", "CrossrefProvider", "CMallocArenas", nioLocks,
             ],
             swiftSettings: strictSettings,
             plugins: ["EmbedFiles"]
@@ -294,6 +312,16 @@ let package = Package(
         ),
         .testTarget(
             name: "AladinProviderTests", dependencies: ["AladinProvider", "SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GoogleBooksProviderTests",
+            dependencies: ["GoogleBooksProvider", "SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CrossrefProviderTests",
+            dependencies: ["CrossrefProvider", "SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(

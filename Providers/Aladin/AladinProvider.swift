@@ -67,6 +67,10 @@ public struct AladinProvider: SearchProvider {
 
     public var secrets: [String] { client.secrets }
 
+    public var requirements: [ProviderRequirement] {
+        [ProviderRequirement(variable: Self.keyVariable, purpose: "TTB key", isSet: apiKey != nil)]
+    }
+
     // MARK: - Calls
 
     /// Searches books by keyword. Aladin pages by page number: the cursor, when set, is the next page number.

@@ -83,6 +83,10 @@ public struct GiphyProvider: SearchProvider {
 
     public var secrets: [String] { client.secrets }
 
+    public var requirements: [ProviderRequirement] {
+        [ProviderRequirement(variable: Self.keyVariable, purpose: "API key", isSet: apiKey != nil)]
+    }
+
     /// Answers differ by content rating, so cached ones are kept apart by it.
     public func answerScope(_ options: CallOptions) -> String {
         let chosen = try? rating(for: options)

@@ -32,6 +32,26 @@ public struct ProviderDescriptor: Sendable, Hashable {
     }
 }
 
+/// A setting a provider reads that its user may have to give (an API key, a contact address, a
+/// folder): the variable that holds it, what it is, whether the provider works without it, and
+/// whether it is set. Never the value.
+public struct ProviderRequirement: Sendable, Hashable {
+    /// The environment variable (`SEEK_GOOGLEBOOKS_API_KEY`); the config file's key says the same.
+    public var variable: String
+    /// What it is, in a few words: "API key", "contact e-mail for the polite pool".
+    public var purpose: String
+    /// Whether the provider is `skipped` without it.
+    public var required: Bool
+    public var isSet: Bool
+
+    public init(variable: String, purpose: String, required: Bool = true, isSet: Bool) {
+        self.variable = variable
+        self.purpose = purpose
+        self.required = required
+        self.isSet = isSet
+    }
+}
+
 /// The one role every source plays: search, detail and image URLs, optionally trending and suggest.
 ///
 /// Every call carries the caller's `CallOptions` (a content rating, say): a provider reads what
@@ -47,6 +67,9 @@ public protocol SearchProvider: Sendable {
     /// The keys it sends upstream, so that hosts redact them from everything printed, whoever
     /// echoes them. Defaults to none.
     var secrets: [String] { get }
+    /// The settings it needs or may use (keys, a contact address), each saying whether it is set, so
+    /// that `seek providers` says which variable is missing. Defaults to none.
+    var requirements: [ProviderRequirement] { get }
     /// What, besides the request, shapes its answers under `options` (endpoint and filters such as
     /// a content rating), so cached answers are kept apart; never includes a key. Defaults to `endpoint`.
     func answerScope(_ options: CallOptions) -> String
@@ -67,6 +90,11 @@ extension SearchProvider {
     public var isConfigured: Bool { true }
 
     public var secrets: [String] { [] }
+
+    public var requirements: [ProviderRequirement] { [] }
+
+    /// The required settings that are not set: what keeps the provider `skipped`.
+    public var missingRequirements: [ProviderRequirement] { requirements.filter { $0.required && !$0.isSet } }
 
     public func answerScope(_ options: CallOptions) -> String { endpoint }
 

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
 import SeekCore
 import SeekKit
@@ -23,6 +24,9 @@ public final class AsyncHTTPTransport: HTTPTransport {
         // A server makes many calls to one provider at once; AsyncHTTPClient's default of 8
         // connections per host would queue the rest.
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+        // A provider that asks for gzip (`Accept-Encoding: gzip`, Crossref) gets its body inflated here;
+        // the ratio bounds what a small compressed body may grow to (the body cap still applies after).
+        configuration.decompression = .enabled(limit: .ratio(100))
         self.client = HTTPClient(eventLoopGroup: Self.eventLoopGroup, configuration: configuration)
         self.userAgent = userAgent
     }

@@ -1,7 +1,9 @@
 import AladinProvider
+import CrossrefProvider
 import DeclaredProvider
 import Foundation
 import GiphyProvider
+import GoogleBooksProvider
 import OpenLibraryProvider
 import SeekKit
 import SeekCore
@@ -28,6 +30,8 @@ public enum CompositionRoot {
         OpenLibraryProvider.factory,
         GiphyProvider.factory,
         AladinProvider.factory,
+        GoogleBooksProvider.factory,
+        CrossrefProvider.factory,
     ]
 
     /// The content ratings a call may ask for before a session is open: those the built-in providers

@@ -16,6 +16,7 @@ public struct PipelinedProvider: SearchProvider {
 
     public var descriptor: ProviderDescriptor { base.descriptor }
     public var isConfigured: Bool { base.isConfigured }
+    public var requirements: [ProviderRequirement] { base.requirements }
     public var endpoint: String { base.endpoint }
     public func answerScope(_ options: CallOptions) -> String { base.answerScope(options) }
     public func imageURL(for item: Item, size: ImageSize) -> URL? { base.imageURL(for: item, size: size) }

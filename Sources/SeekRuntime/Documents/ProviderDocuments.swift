@@ -17,6 +17,10 @@ public struct ProviderDocument: JSONWritable {
     public let timeoutSeconds: Double
     public let weight: Double
     public let shortcuts: [String]
+    /// The settings it needs or may use (keys, a contact address), each saying whether it is set.
+    public let needs: [ProviderRequirement]
+    /// The variables of `needs` that are required and not set: why it is `no key`.
+    public let missing: [String]
     /// `ready`, `no key` or `suspended`.
     public let status: String
     /// ISO 8601 end of the cool-down, while suspended.
@@ -36,6 +40,8 @@ public struct ProviderDocument: JSONWritable {
         timeoutSeconds = descriptor.defaultTimeout.seconds
         weight = descriptor.weight
         shortcuts = descriptor.shortcuts
+        needs = provider.requirements
+        missing = provider.missingRequirements.map(\.variable)
         suspendedUntil = suspension.map { $0.until.formatted(.iso8601) }
         suspendedReason = suspension?.reason
         status = !configured ? "no key" : (suspension == nil ? "ready" : "suspended")
@@ -54,9 +60,27 @@ public struct ProviderDocument: JSONWritable {
             writer.field("timeoutSeconds", timeoutSeconds)
             writer.field("weight", weight)
             writer.field("shortcuts", shortcuts)
+            writer.field("needs", needs.map(RequirementDocument.init))
+            writer.field("missing", missing)
             writer.field("status", status)
             writer.field("suspendedUntil", suspendedUntil)
             writer.field("suspendedReason", suspendedReason)
+        }
+    }
+}
+
+/// One setting of a provider's `needs`: the variable, what it is, whether it is required and set. Never the value.
+public struct RequirementDocument: JSONWritable {
+    public let requirement: ProviderRequirement
+
+    public init(_ requirement: ProviderRequirement) { self.requirement = requirement }
+
+    public func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.field("variable", requirement.variable)
+            writer.field("purpose", requirement.purpose)
+            writer.field("required", requirement.required)
+            writer.field("set", requirement.isSet)
         }
     }
 }
