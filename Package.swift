@@ -176,7 +176,8 @@ let package = Package(
             name: "DeclaredProvider",
             dependencies: ["SeekCore", "SeekKit"],
             path: "Providers/Declared",
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            plugins: ["EmbedFiles"]  // Bundled/: the declarations Seek ships (Kakao, Naver, Gutendex) and their demos
         ),
         // The session every host opens: the composition root (the only place that lists providers),
         // the shared HTTP client, caches, breakers, stats and the database; demo mode.

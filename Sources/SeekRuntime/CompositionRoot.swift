@@ -32,7 +32,7 @@ public enum CompositionRoot {
         AladinProvider.factory,
         GoogleBooksProvider.factory,
         CrossrefProvider.factory,
-    ]
+    ] + JSONDeclaredProvider.bundled  // Kakao, Naver, Project Gutenberg: declarations shipped as files (Providers/Declared/Bundled)
 
     /// The content ratings a call may ask for before a session is open: those the built-in providers
     /// declare (`SeekSession.contentRatings` adds those of the providers a session registers).
