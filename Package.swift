@@ -171,6 +171,13 @@ let package = Package(
             swiftSettings: strictSettings,
             plugins: ["EmbedFiles"]
         ),
+        // "Your library": the reader's Calibre library (metadata.db read-only, its own FTS5 index in the cache).
+        .target(
+            name: "CalibreProvider",
+            dependencies: ["SeekCore", "SeekKit", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Providers/Calibre",
+            swiftSettings: strictSettings
+        ),
         // Providers declared in the config file ("jsonProviders"): URL templates and JSON paths.
         .target(
             name: "DeclaredProvider",
@@ -186,7 +193,7 @@ let package = Package(
             dependencies: [
                 "SeekCore", "SeekKit", "SeekHTTPClient", "SeekResilience", "SeekLoopback", "SeekImageCache", "SeekStore",
                 "SeekPostgres", "OpenLibraryProvider", "GiphyProvider", "AladinProvider", "DeclaredProvider",
-                "GoogleBooksProvider", "CrossrefProvider", "CMallocArenas", nioLocks,
+                "GoogleBooksProvider", "CrossrefProvider", "CalibreProvider", "CMallocArenas", nioLocks,
             ],
             swiftSettings: strictSettings,
             plugins: ["EmbedFiles"]
@@ -321,6 +328,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+        .testTarget(
+            name: "CalibreProviderTests",
+            dependencies: [
+                "CalibreProvider", "SeekCore", "SeekKit", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strictSettings
+        ),
             name: "CrossrefProviderTests",
             dependencies: ["CrossrefProvider", "SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekTesting"],
             swiftSettings: strictSettings

@@ -128,6 +128,9 @@ public struct Item: Sendable, Hashable, Codable {
     public var images: [ImageSize: ImageReference]
     /// The item's page on the provider's site, as text: what hosts write, without parsing it.
     public var address: URLText?
+    /// The reader's own copy of this book, when a library source (Calibre) has it: set by that source
+    /// on its items, and by the engine on a merged row one of them joined (`SearchEngine.merge`).
+    public var owned: OwnedCopy?
 
     /// The item's page on the provider's site.
     public var url: URL? {
@@ -138,7 +141,7 @@ public struct Item: Sendable, Hashable, Codable {
     public init(
         id: ItemID, kind: ItemKind, title: String, subtitle: String? = nil, creators: [String] = [],
         year: Int? = nil, identifiers: Identifiers = Identifiers(), images: [ImageSize: ImageReference] = [:],
-        url: URL? = nil
+        url: URL? = nil, owned: OwnedCopy? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -149,10 +152,11 @@ public struct Item: Sendable, Hashable, Codable {
         self.identifiers = identifiers
         self.images = images
         self.address = url.map(URLText.init)
+        self.owned = owned
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, kind, title, subtitle, creators, year, identifiers, images, address = "url"
+        case id, kind, title, subtitle, creators, year, identifiers, images, address = "url", owned
     }
 
     public var provider: String { id.provider }
@@ -167,6 +171,18 @@ public struct Item: Sendable, Hashable, Codable {
             if let image = images[smaller] { return image }
         }
         return nil
+    }
+}
+
+/// A book the reader owns: the library record's id (`calibre:42`) and the formats kept there
+/// (`EPUB`, `PDF`), upper case as the library names them.
+public struct OwnedCopy: Sendable, Hashable, Codable {
+    public var id: ItemID
+    public var formats: [String]
+
+    public init(id: ItemID, formats: [String]) {
+        self.id = id
+        self.formats = formats
     }
 }
 

@@ -43,7 +43,8 @@ enum StoredAnswerFormat {
             id: id, kind: .book, title: "Fantastic Mr Fox", subtitle: "A tale", creators: ["Roald Dahl"], year: 1970,
             identifiers: Identifiers(isbns: ["0140328726", "9780140328721"], other: ["openlibraryWork": "OL45804W"]),
             images: image.map { [.large: ImageReference(url: $0, size: .large, width: 180, height: 270)] } ?? [:],
-            url: URL(string: "https://openlibrary.org/works/OL45804W"))
+            url: URL(string: "https://openlibrary.org/works/OL45804W"),
+            owned: OwnedCopy(id: ItemID(provider: "calibre", value: "7"), formats: ["EPUB", "PDF"]))
         return ItemDetail(
             item: item, description: "A fox outwits three farmers.", contributors: [Contributor(name: "Roald Dahl", role: "author")],
             subjects: ["Foxes"], publishers: ["Puffin"], publishDate: "1970", pageCount: 96, attributes: ["language": "eng"],
@@ -211,6 +212,15 @@ extension Output {
         if let address = item.address {
             literal(#","url":"#)
             string(address.text)
+        }
+        if let owned = item.owned {
+            literal(#","owned":{"id":""#)
+            write(escaped: owned.id.provider)
+            bytes.append(UInt8(ascii: ":"))
+            write(escaped: owned.id.value)
+            literal(#"","formats":"#)
+            strings(owned.formats)
+            bytes.append(UInt8(ascii: "}"))
         }
         bytes.append(UInt8(ascii: "}"))
     }

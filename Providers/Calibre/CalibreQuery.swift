@@ -1,0 +1,33 @@
+import Foundation
+import SeekCore
+
+/// A reader's search text as an FTS5 expression over the index (`CalibreIndex`).
+enum CalibreQuery {
+    /// Every word must match (in any column); a word of two characters or more matches as a prefix.
+    /// A query that is an ISBN in any form (hyphens, spaces, ISBN-10) matches the ISBN-13 in the
+    /// identifiers column, and so does each word that is one. Nil when nothing searchable is left.
+    static func match(_ text: String) -> String? {
+        let trimmed = text.trimmed()
+        if let isbn = isbn(trimmed) { return "identifiers : \"\(isbn)\"" }
+        var terms: [String] = []
+        for word in trimmed.split(whereSeparator: { $0.isWhitespace }) {
+            if let isbn = isbn(String(word)) {
+                terms.append("identifiers : \"\(isbn)\"")
+                continue
+            }
+            // FTS5's tokenizer splits the word further (on punctuation); a word of punctuation alone
+            // would be an empty phrase.
+            guard word.contains(where: { $0.isLetter || $0.isNumber }) else { continue }
+            let quoted = "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            terms.append(word.count >= 2 ? quoted + "*" : quoted)
+        }
+        return terms.isEmpty ? nil : terms.joined(separator: " AND ")
+    }
+
+    /// The ISBN-13 `text` stands for, when it is a valid ISBN-10 or ISBN-13 in any usual form.
+    static func isbn(_ text: String) -> String? {
+        let digits = text.filter { !$0.isWhitespace && $0 != "-" }
+        guard digits.count == 10 || digits.count == 13 || digits.uppercased().hasPrefix("ISBN") else { return nil }
+        return ISBN.normalized(text)
+    }
+}
