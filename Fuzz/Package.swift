@@ -14,6 +14,8 @@ let targets: [(name: String, seekProducts: [String])] = [
     ("FuzzOpenLibrary", ["SeekKit", "SeekProviders"]),
     ("FuzzGiphy", ["SeekKit", "SeekProviders"]),
     ("FuzzAladin", ["SeekKit", "SeekProviders"]),
+    ("FuzzGoogleBooks", ["SeekKit", "SeekProviders"]),
+    ("FuzzCrossref", ["SeekKit", "SeekProviders"]),
     ("FuzzDeclared", ["SeekKit", "SeekProviders"]),
     ("FuzzCursor", []),
     ("FuzzRetryAfter", ["SeekKit"]),

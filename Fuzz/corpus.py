@@ -80,6 +80,18 @@ def selectors(target, name):
         if name.startswith("lookup"):
             return [0x01, 0x03]
         return [0x00, 0x01]
+    if target == "FuzzGoogleBooks":
+        if name.startswith("search"):
+            return [0x00, 0x02, 0x40]
+        if name.startswith("volume"):
+            return [0x01, 0x03]
+        return [0x00 | (error or 0x14), 0x01 | (error or 0x14)]
+    if target == "FuzzCrossref":
+        if name.startswith("search"):
+            return [0x00, 0x02, 0x60]
+        if name.startswith("work"):
+            return [0x01, 0x03]
+        return [0x00 | (error or 0x14), 0x01 | (error or 0x14)]
     if target == "FuzzDeclared":
         if name.startswith("search"):
             return [0x00, 0x02, 0x20]
@@ -97,6 +109,8 @@ def main():
         "FuzzOpenLibrary": ["openlibrary"],
         "FuzzGiphy": ["giphy"],
         "FuzzAladin": ["aladin"],
+        "FuzzGoogleBooks": ["googlebooks"],
+        "FuzzCrossref": ["crossref"],
         "FuzzDeclared": ["openlibrary"],
     }.get(target, [])
     written = 0

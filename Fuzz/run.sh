@@ -25,6 +25,8 @@ all_targets=(
   "FuzzOpenLibrary 65536 0"
   "FuzzGiphy 65536 0"
   "FuzzAladin 65536 0"
+  "FuzzGoogleBooks 65536 0"
+  "FuzzCrossref 65536 0"
   "FuzzDeclared 65536 0"
   "FuzzCursor 16384 1"
   "FuzzRetryAfter 256 1"
@@ -71,7 +73,7 @@ for entry in "${all_targets[@]}"; do
   flags=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len"
     -print_final_stats=1 -detect_leaks="$leaks" -artifact_prefix="$artifacts/$name/")
   if [ -n "${FUZZ_RUNS:-}" ]; then flags+=(-runs="$FUZZ_RUNS"); fi
-  case "$name" in FuzzJSON | FuzzOpenLibrary | FuzzGiphy | FuzzAladin | FuzzDeclared) flags+=(-dict="$here/json.dict") ;; esac
+  case "$name" in FuzzJSON | FuzzOpenLibrary | FuzzGiphy | FuzzAladin | FuzzDeclared | FuzzGoogleBooks | FuzzCrossref) flags+=(-dict="$here/json.dict") ;; esac
   log="$artifacts/$name.log"
   before="$(ls -1 "$artifacts/$name")"
   echo "== $name: ${seconds}s, $seeds seeds, -max_len=$max_len (log: $log)"

@@ -79,7 +79,8 @@ enum CrossrefMapping {
         }
         let lowered = text.lowercased()
         guard lowered.hasPrefix("10."), lowered.utf8.count <= 300, let slash = lowered.firstIndex(of: "/"),
-              lowered.distance(from: lowered.startIndex, to: slash) > 3, lowered.index(after: slash) < lowered.endIndex,
+              lowered.distance(from: lowered.startIndex, to: slash) >= 7,  // `10.` and a registrant of 4+ digits
+              lowered.index(after: slash) < lowered.endIndex,
               !lowered.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F })
         else { return nil }
         return lowered

@@ -26,6 +26,8 @@ final class CrossrefPace: Sendable {
     /// How long one call waits for a slot at most before it goes anyway (the call's deadline is shorter).
     static let maxWait: Duration = .seconds(5)
     static let poll: Duration = .milliseconds(20)
+    /// How many starts are kept while no limit is known.
+    static let remembered = 64
 
     var announced: Announced? { state.withLock { $0.announced } }
 
@@ -40,6 +42,9 @@ final class CrossrefPace: Sendable {
             let now = clock.now
             let delay: Duration? = state.withLock { state in
                 guard let announced = state.announced else {
+                    // Starts are counted before any limit is known, so the first answer's limit covers them.
+                    state.starts.append(now)
+                    if state.starts.count > Self.remembered { state.starts.removeFirst(state.starts.count - Self.remembered) }
                     state.inFlight += 1
                     return nil
                 }

@@ -70,7 +70,7 @@ public struct CrossrefProvider: SearchProvider {
 
     public var requirements: [ProviderRequirement] {
         [ProviderRequirement(
-            variable: Self.mailtoVariable, purpose: "contact e-mail for Crossref's polite pool (higher limits)",
+            variable: Self.mailtoVariable, purpose: "contact e-mail, for Crossref's polite pool and its higher limits",
             required: false, isSet: mailto != nil)]
     }
 

@@ -23,7 +23,9 @@ enum GoogleBooksMapping {
             year: year(text(info?["publishedDate"])),
             identifiers: identifiers,
             images: images(info?["imageLinks"]))
+        // A `fields` mask may drop both links: the volume's page by its id, which Google serves for every volume.
         item.address = (text(info?["canonicalVolumeLink"]) ?? text(info?["infoLink"])).flatMap(webAddress)
+            ?? URLText("https://books.google.com/books?id=" + id)
         return item
     }
 

@@ -121,7 +121,7 @@ public struct GoogleBooksProvider: SearchProvider {
             items.append(item)
         }
         if let isbn = Self.askedISBN(query) {
-            items = items.filter { $0.identifiers.isbn13.contains(isbn) }
+            items = items.filter { $0.identifiers.isbn13.contains(isbn) || $0.identifiers.isbn10.contains(isbn) }
         }
         // `totalItems` is an estimate (0 past the real end): paging stops on a short page, not on it.
         let total = object["totalItems"]?.intValue
@@ -178,13 +178,15 @@ public struct GoogleBooksProvider: SearchProvider {
         client.scrub(SeekError(.undecodable, provider: Self.id, detail: client.body(message, response)))
     }
 
-    /// The ISBN-13 of a query that is one `isbn:` term (`isbn:9780000000000`, `isbn:0-306-40615-2`), else nil.
+    /// The ISBN a query that is one `isbn:` term asks for (`isbn:9784815602666`, `isbn:0-306-40615-2`), as
+    /// an ISBN-13 when it is a valid ISBN, else as written (then no volume has it: Google's answer to it is
+    /// unrelated books); nil for any other query.
     static func askedISBN(_ query: String) -> String? {
-        let lowered = query.lowercased()
-        guard lowered.hasPrefix("isbn:") else { return nil }
+        guard query.lowercased().hasPrefix("isbn:") else { return nil }
         let value = ISBN.clean(String(query.dropFirst(5)))
+        guard !value.isEmpty, !value.contains(" ") else { return nil }
         if ISBN.isValid13(value) { return value }
-        return ISBN.isbn13(from: value)
+        return ISBN.isbn13(from: value) ?? value
     }
 
     /// A language tag's primary subtag, lowercased (`pt` for `pt-BR`); nil for none.

@@ -80,6 +80,7 @@ enum TextSummaries {
         documents.map { provider in
             var line = "\(provider.id) (\(provider.kinds.joined(separator: ", ")); \(provider.capabilities.joined(separator: ", ")))"
             line += ": " + provider.status
+            if !provider.missing.isEmpty { line += " (set " + provider.missing.joined(separator: " and ") + ")" }
             if let until = provider.suspendedUntil { line += " until \(until)" + (provider.suspendedReason.map { " (\(clip($0, to: 80)))" } ?? "") }
             return line
         }.joined(separator: "\n")

@@ -57,6 +57,7 @@ struct CrossrefSharedFixtureTests {
         try await withCrossref { provider, server in
             server.route(worksPath, response)
             let items = try await provider.search(SearchRequest(query: "ecology", limit: 2)).items
+            try #require(items.count == 2)
             #expect(items.map(\.title) == ["Communicating Ecology", "Chemical Ecology"])
             #expect(Set(items.map(\.id)).count == 2)
             #expect(items.allSatisfy { $0.identifiers.isbn13.isEmpty })

@@ -49,6 +49,7 @@ struct ProvidersCommand: AsyncParsableCommand {
                     ])
                 }
                 var lines = [table.render()]
+                lines += Self.needs(documents)
                 for document in documents {
                     guard let until = document.suspendedUntil else { continue }
                     lines.append("\(document.id): suspended until \(until)" + (document.suspendedReason.map { " (\($0))" } ?? "")
@@ -58,6 +59,25 @@ struct ProvidersCommand: AsyncParsableCommand {
             }
             return ExitStatus.success
         }
+    }
+
+    /// What each provider needs, one line a setting: whether it is set, and for a missing required
+    /// one that the provider is skipped without it. Never a value.
+    static func needs(_ documents: [ProviderDocument]) -> [String] {
+        let rows = documents.flatMap { document in document.needs.map { (document.id, $0) } }
+        guard !rows.isEmpty else { return [] }
+        let width = max(11, (rows.map(\.0.count).max() ?? 0) + 1)
+        var lines = ["", "needs:"]
+        for (id, need) in rows {
+            let state: String
+            switch (need.isSet, need.required) {
+            case (true, _): state = "set"
+            case (false, true): state = "missing — \(id) is skipped until it is set (\(need.purpose))"
+            case (false, false): state = "not set (optional: \(need.purpose))"
+            }
+            lines.append("  " + id.padding(toLength: width, withPad: " ", startingAt: 0) + need.variable + ": " + state)
+        }
+        return lines
     }
 }
 
