@@ -14,6 +14,7 @@ extension AladinProvider {
             },
             DemoRoute("/ItemLookUp.aspx", answer: AladinDemo.lookup),
         ],
+        sampleQueries: AladinDemo.sampleQueries,
         recording: AladinDemo.recording)
 }
 
@@ -26,6 +27,9 @@ enum AladinDemo {
     ]
     static let searchFile = "search_keyword_widaehan_iyagi_2021-11_inline_escaped_slashes.json"
     static let bestsellersFile = "list_bestseller_cid1_2024-09_devcorgi.json"
+    /// Searches the recordings answer (`search(_:)`: a query holding 위대한 or 이야기), the recorded
+    /// search's own keyword.
+    static let sampleQueries = ["위대한 이야기"]
 
     static func recording(_ file: String) -> String? { EmbeddedFiles.text("Demo/" + file) }
 

@@ -15,6 +15,7 @@ extension GiphyProvider {
             DemoRoute("/v1/gifs/search/tags", .json(#"{"data": [], "meta": {"status": 200, "msg": "OK"}}"#)),
             DemoRoute("/v1/gifs/*", answer: GiphyDemo.gif),
         ],
+        sampleQueries: GiphyDemo.sampleQueries,
         recording: GiphyDemo.recording)
 }
 
@@ -22,6 +23,8 @@ extension GiphyProvider {
 enum GiphyDemo {
     static let searchFile = "search_2017-05_lukewinikates_legacy.json"
     static let trendingFile = "trending_limit25_2019-08_netguru_escaped_slashes.json"
+    /// Searches the recordings answer (`search(_:)`: a query holding "cat").
+    static let sampleQueries = ["cats"]
 
     static func recording(_ file: String) -> String? { EmbeddedFiles.text("Demo/" + file) }
 

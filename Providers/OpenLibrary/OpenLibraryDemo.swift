@@ -2,16 +2,22 @@ import Foundation
 import SeekKit
 
 /// What `--demo` serves for Open Library: the recordings in Demo/ (see its PROVENANCE.md), and any
-/// work, edition or author a recorded search holds, built from that search answer.
+/// work, edition or author a recorded search holds, built from that search answer. Items link to the
+/// real site (`https://openlibrary.org/works/…`), never to the replay server, and carry no cover URL:
+/// no image bytes are recorded.
 extension OpenLibraryProvider {
     static let demo = ProviderDemo(
-        settings: ["SEEK_OPENLIBRARY_URL": .url(path: ""), "SEEK_OPENLIBRARY_COVERS_URL": .url(path: "/covers")],
+        settings: [
+            "SEEK_OPENLIBRARY_URL": .url(path: ""), "SEEK_OPENLIBRARY_SITE_URL": .text(defaultBaseURL),
+            "SEEK_OPENLIBRARY_COVERS_URL": .text("none"),
+        ],
         routes: [
             DemoRoute("/search.json", answer: OpenLibraryDemo.search),
             DemoRoute("/works/*") { OpenLibraryDemo.record(folder: "works", request: $0) },
             DemoRoute("/books/*") { OpenLibraryDemo.record(folder: "books", request: $0) },
             DemoRoute("/authors/*", answer: OpenLibraryDemo.author),
         ],
+        sampleQueries: OpenLibraryDemo.sampleQueries,
         recording: OpenLibraryDemo.recording)
 }
 
@@ -27,6 +33,9 @@ enum OpenLibraryDemo {
     static let capitalism = "search_q_capitalism_and_freedom_2013_jayfajardo.json"
     /// The recorded search answers details are built from.
     static let searches = [lotr, capitalism]
+    /// Searches the recordings answer (`search(_:)`): a query holding "lord of the rings" or "tolkien",
+    /// or "capitalism".
+    static let sampleQueries = ["the lord of the rings", "tolkien", "capitalism and freedom"]
 
     static func recording(_ file: String) -> String? { EmbeddedFiles.text("Demo/" + file) }
 

@@ -35,14 +35,25 @@ public struct OpenLibraryProvider: SearchProvider {
     public let baseURL: URL
     /// The cover store base (`https://covers.openlibrary.org`).
     public let coversURL: URL
+    /// The site whose pages items link to (`https://openlibrary.org/works/OL45804W`): the API base unless
+    /// `SEEK_OPENLIBRARY_SITE_URL` names another (demo mode: the API on its replay server, links to the site).
+    public let siteURL: URL
+    /// False when `SEEK_OPENLIBRARY_COVERS_URL` is `none`: items carry no cover URL (demo mode, whose
+    /// recordings hold no image bytes).
+    public let showsCovers: Bool
     /// What comes before a cover's file name and after its `?`, worked out once: a search builds four
     /// cover URLs for every item.
     private let coverStem: String, coverQuery: String
     private let client: ProviderClient
 
-    public init(baseURL: URL, coversURL: URL, transport: any HTTPTransport, timeout: Duration = .seconds(10)) {
+    public init(
+        baseURL: URL, coversURL: URL, transport: any HTTPTransport, timeout: Duration = .seconds(10), siteURL: URL? = nil,
+        showsCovers: Bool = true
+    ) {
         self.baseURL = baseURL
         self.coversURL = coversURL
+        self.siteURL = siteURL ?? baseURL
+        self.showsCovers = showsCovers
         (coverStem, coverQuery) = Self.coverTemplate(coversURL)
         self.client = ProviderClient(provider: Self.id, transport: transport, timeout: timeout)
         self.descriptor = ProviderDescriptor(
@@ -50,19 +61,24 @@ public struct OpenLibraryProvider: SearchProvider {
             paging: .offset, needsKey: false, defaultTimeout: timeout, weight: 1, shortcuts: ["ol"])
     }
 
-    /// Reads `SEEK_OPENLIBRARY_URL` and `SEEK_OPENLIBRARY_COVERS_URL` (environment over config file),
-    /// and an optional `providers.openlibrary.timeout` in seconds from the config file.
+    /// Reads `SEEK_OPENLIBRARY_URL`, `SEEK_OPENLIBRARY_COVERS_URL` (or `none`) and
+    /// `SEEK_OPENLIBRARY_SITE_URL` (environment over config file), and an optional
+    /// `providers.openlibrary.timeout` in seconds from the config file.
     public init(environment: ProviderEnvironment) throws {
         let settings = environment.settings
         let base = try settings.baseURL("SEEK_OPENLIBRARY_URL", provider: Self.id, default: Self.defaultBaseURL)
         // `baseURL` would fall back to the config file's `providers.openlibrary.url` (the API), so the
-        // covers setting is looked up under its own key and only validated through `baseURL`.
+        // covers and site settings are looked up under their own keys and only validated through `baseURL`.
+        func own(_ variable: String, key: String, default fallback: String) throws -> URL {
+            let text = settings.string(variable, provider: Self.id, key: key) ?? fallback
+            return try Settings(environment: [variable: text]).baseURL(variable, provider: Self.id, default: fallback)
+        }
         let variable = "SEEK_OPENLIBRARY_COVERS_URL"
-        let coversText = settings.string(variable, provider: Self.id, key: "coversURL") ?? Self.defaultCoversURL
-        let covers = try Settings(environment: [variable: coversText])
-            .baseURL(variable, provider: Self.id, default: Self.defaultCoversURL)
+        let showsCovers = settings.string(variable, provider: Self.id, key: "coversURL")?.lowercased() != "none"
+        let covers = showsCovers ? try own(variable, key: "coversURL", default: Self.defaultCoversURL) : base
+        let site = try own("SEEK_OPENLIBRARY_SITE_URL", key: "siteURL", default: base.absoluteString)
         let timeout = try settings.providerTimeout(Self.id) ?? .seconds(10)
-        self.init(baseURL: base, coversURL: covers, transport: environment.transport, timeout: timeout)
+        self.init(baseURL: base, coversURL: covers, transport: environment.transport, timeout: timeout, siteURL: site, showsCovers: showsCovers)
     }
 
     public var endpoint: String { Redaction.redact(url: baseURL) }
@@ -124,7 +140,7 @@ public struct OpenLibraryProvider: SearchProvider {
             id: ItemID(provider: Self.id, value: olid.value), kind: .book, title: Self.title(doc.title),
             subtitle: Self.nonEmpty(doc.subtitle), creators: doc.authorNames.uniquedTrimmed(),
             year: doc.firstPublishYear, identifiers: identifiers, images: images(coverID: doc.coverID))
-        item.address = baseURL.appendingAddress(path: olid.path)
+        item.address = siteURL.appendingAddress(path: olid.path)
         return item
     }
 
@@ -186,7 +202,7 @@ public struct OpenLibraryProvider: SearchProvider {
             id: ItemID(provider: Self.id, value: olid.value), kind: .book, title: Self.title(record.title),
             subtitle: Self.nonEmpty(record.subtitle), creators: authors, year: record.firstPublishDate?.firstYear,
             identifiers: identifiers, images: images(coverID: record.covers.first { $0 > 0 }),
-            url: baseURL.appending(path: olid.path, query: []))
+            url: siteURL.appending(path: olid.path, query: []))
         return ItemDetail(
             item: item, description: Self.nonEmpty(record.description),
             contributors: authors.map { Contributor(name: $0, role: "author") },
@@ -214,7 +230,7 @@ public struct OpenLibraryProvider: SearchProvider {
             id: ItemID(provider: Self.id, value: olid.value), kind: .book, title: Self.title(record.title),
             subtitle: Self.nonEmpty(record.subtitle), creators: authors, year: record.publishDate?.firstYear,
             identifiers: identifiers, images: images(coverID: record.covers.first { $0 > 0 }),
-            url: baseURL.appending(path: olid.path, query: []))
+            url: siteURL.appending(path: olid.path, query: []))
         let others = record.contributors.filter { !$0.name.trimmed().isEmpty }
         return ItemDetail(
             item: item, description: Self.nonEmpty(record.description),
@@ -317,7 +333,7 @@ public struct OpenLibraryProvider: SearchProvider {
 
     /// The cover at every size; `?default=false` makes a missing cover a 404 instead of a blank image.
     func images(coverID: Int?) -> [ImageSize: ImageReference] {
-        guard let coverID, coverID > 0 else { return [:] }
+        guard showsCovers, let coverID, coverID > 0 else { return [:] }
         var images = [ImageSize: ImageReference](minimumCapacity: 4)
         let id = String(coverID)
         for (size, suffix) in Self.coverSuffixes {

@@ -39,16 +39,35 @@ package struct CLIContext: Sendable {
     package var extraProviders: [ProviderFactory]
     /// Whether stderr is a terminal (progress lines, colour).
     package var isTerminal: Bool
+    /// The width of the terminal stdout writes to, in columns, when it is one (`TIOCGWINSZ`).
+    package var terminalColumns: Int?
 
     package init(
         environment: [String: String], stdout: any TextSink, stderr: any TextSink,
-        extraProviders: [ProviderFactory] = [], isTerminal: Bool = false
+        extraProviders: [ProviderFactory] = [], isTerminal: Bool = false, terminalColumns: Int? = nil
     ) {
         self.environment = environment
         self.stdout = stdout
         self.stderr = stderr
         self.extraProviders = extraProviders
         self.isTerminal = isTerminal
+        self.terminalColumns = terminalColumns
+    }
+
+    /// How wide tables are: `COLUMNS` when it is a number, else the terminal's width, else 80 (a
+    /// pipe, a file); never narrower than `minimumWidth` nor wider than `maximumWidth`.
+    package var width: Int {
+        let asked = environment["COLUMNS"].flatMap { Int($0.trimmed()) }.flatMap { $0 > 0 ? $0 : nil }
+        return min(Self.maximumWidth, max(Self.minimumWidth, asked ?? terminalColumns ?? Self.defaultWidth))
+    }
+
+    package static let defaultWidth = 80, minimumWidth = 40, maximumWidth = 1000
+
+    /// The columns of the terminal `descriptor` is, or nil when it is none.
+    package static func terminalColumns(of descriptor: Int32) -> Int? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 
     @TaskLocal package static var current = CLIContext(

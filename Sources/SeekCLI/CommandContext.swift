@@ -8,6 +8,8 @@ import SeekRuntime
 package struct CommandContext: Sendable {
     package let core: SeekSession
     package let context: CLIContext
+    /// The demo server, with `--demo` (its `sampleQueries` for a host's banner); nil otherwise.
+    package let demo: DemoMode?
 
     var registry: ProviderRegistry { core.registry }
     var engine: SearchEngine { core.engine }
@@ -19,13 +21,19 @@ package struct CommandContext: Sendable {
     /// set), runs `body`, and closes the session whatever `body` did.
     @discardableResult
     package static func with<T: Sendable>(demo: Bool = false, _ body: (CommandContext) async throws -> T) async throws -> T {
-        let context = CLIContext.current
+        var shown = CLIContext.current
         let demoMode: DemoMode?
         do {
-            demoMode = demo ? try await DemoMode.start(extraProviders: context.extraProviders) : nil
+            demoMode = demo ? try await DemoMode.start(extraProviders: shown.extraProviders) : nil
         } catch {
             throw CLIError.usage(SeekError.wrap(error).cause)
         }
+        if let demoMode {
+            // Nothing printed names the demo server's loopback address (an error's URL, say).
+            shown.stdout = DemoMaskingSink(inner: shown.stdout, demo: demoMode)
+            shown.stderr = DemoMaskingSink(inner: shown.stderr, demo: demoMode)
+        }
+        let context = shown
         if demoMode != nil { context.err("seek: " + DemoMode.notice) }
         let core: SeekSession
         do {
@@ -38,7 +46,7 @@ package struct CommandContext: Sendable {
             await demoMode?.shutdown()
             throw CLIError.configuration(SeekError.wrap(error))
         }
-        let session = CommandContext(core: core, context: context)
+        let session = CommandContext(core: core, context: context, demo: demoMode)
         do {
             let result = try await body(session)
             await core.close()
@@ -49,5 +57,15 @@ package struct CommandContext: Sendable {
             await demoMode?.shutdown()
             throw error
         }
+    }
+}
+
+/// Writes through to `inner` with the demo server's address written `demo:` (`DemoMode.masked`).
+struct DemoMaskingSink: TextSink {
+    let inner: any TextSink
+    let demo: DemoMode
+
+    func write(_ text: String) {
+        inner.write(demo.masked(text))
     }
 }

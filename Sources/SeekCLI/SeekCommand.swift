@@ -43,7 +43,7 @@ public enum SeekMain {
         let context = CLIContext(
             environment: environment, stdout: FileDescriptorSink.standardOutput,
             stderr: FileDescriptorSink.standardError, extraProviders: extraProviders,
-            isTerminal: isatty(STDERR_FILENO) == 1)
+            isTerminal: isatty(STDERR_FILENO) == 1, terminalColumns: CLIContext.terminalColumns(of: STDOUT_FILENO))
         let code = await run(arguments: arguments, context: context, root: root)
         exit(code)
     }

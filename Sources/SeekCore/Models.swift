@@ -210,11 +210,14 @@ public struct ItemDetail: Sendable, Hashable, Codable {
     /// Set when the id asked for led the provider to another record (a merged Open Library work):
     /// the id asked for and the id it was redirected to, which `item` must then carry.
     public var redirect: ItemRedirect?
+    /// A word to the reader about the record itself, not the book (a demo record built from a
+    /// recorded search answer says so here); shown apart from the description.
+    public var note: String?
 
     public init(
         item: Item, description: String? = nil, contributors: [Contributor] = [], subjects: [String] = [],
         publishers: [String] = [], publishDate: String? = nil, pageCount: Int? = nil, attributes: [String: String] = [:],
-        redirect: ItemRedirect? = nil
+        redirect: ItemRedirect? = nil, note: String? = nil
     ) {
         self.item = item
         self.description = description
@@ -225,6 +228,7 @@ public struct ItemDetail: Sendable, Hashable, Codable {
         self.pageCount = pageCount
         self.attributes = attributes
         self.redirect = redirect
+        self.note = note
     }
 }
 

@@ -65,8 +65,23 @@ public struct ProviderDemo: Sendable {
     }
 
     /// The words a detail built from a recorded search answer (no recording of its own) starts its
-    /// description with, so a reader knows it is not the service's record.
+    /// description with on the demo server; `lifted(_:)` moves them to the detail's `note`, so a reader
+    /// knows it is not the service's record and never reads them as the book's description.
     public static let synthesisNotice = "demo: built from the recorded search answer (no recording of this record)."
+
+    /// The note a detail built from a recorded search answer carries, in a reader's words.
+    public static let synthesisNote = "Demo: this record is built from a recorded search answer; the source's full record was not recorded."
+
+    /// `detail` with a leading `synthesisNotice` taken out of its description and said in its `note`
+    /// instead (`SanitizingMiddleware` does it for every detail); any other detail as it is.
+    public static func lifted(_ detail: ItemDetail) -> ItemDetail {
+        guard let description = detail.description, description.hasPrefix(synthesisNotice) else { return detail }
+        var lifted = detail
+        let rest = description.dropFirst(synthesisNotice.count).trimmingCharacters(in: .whitespacesAndNewlines)
+        lifted.description = rest.isEmpty ? nil : rest
+        lifted.note = synthesisNote
+        return lifted
+    }
 }
 
 /// The value demo mode gives a setting.
@@ -75,6 +90,8 @@ public enum DemoSetting: Sendable, Hashable {
     case url(path: String)
     /// A key that is no one's: keys are redacted from everything shown, so it is a word no upstream text holds.
     case standInKey
+    /// This value as it is: the service's own site for links (`https://openlibrary.org`), `none`.
+    case text(String)
 }
 
 /// One route of a provider's demo: a request path and what answers it.

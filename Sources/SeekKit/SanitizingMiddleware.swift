@@ -32,7 +32,8 @@ public struct SanitizingMiddleware: ProviderMiddleware {
     public func clean(_ response: ProviderResponse) -> ProviderResponse {
         switch response {
         case .page(let page): .page(clean(page))
-        case .detail(let detail): .detail(clean(detail))
+        // A demo detail built from a search answer says so in its note, not in its description.
+        case .detail(let detail): .detail(ProviderDemo.lifted(clean(detail)))
         case .suggestions(let suggestions): .suggestions(suggestions.map { line($0) })
         }
     }
@@ -97,6 +98,7 @@ public struct SanitizingMiddleware: ProviderMiddleware {
         copy.attributes = Dictionary(
             detail.attributes.map { (line($0.key, limit: 60), line($0.value)) }, uniquingKeysWith: { first, _ in first })
         copy.redirect = detail.redirect.map { ItemRedirect(from: $0.from, to: clean($0.to)) }
+        copy.note = detail.note.map { line($0) }
         return copy
     }
 

@@ -13,6 +13,13 @@ public struct DemoMode: Sendable {
 
     /// The settings that point every provider at the demo server (base URLs and stand-in keys).
     public let overrides: [String: String]
+    /// The searches the recordings answer, by provider id, in provider order: what a host offers a
+    /// reader to try (the web UI's demo banner), so "dune" answering nothing is no surprise.
+    public let sampleQueries: [(provider: String, query: String)]
+
+    /// The folder under the data and cache directories where demo mode keeps its state (history,
+    /// stats, favourites, the response and image caches, cool-downs), apart from the real one.
+    public static let stateFolder = "demo"
 
     /// What a host tells the user while demo mode runs.
     public static let notice = "demo mode: recorded real responses served on loopback (no network, no keys)"
@@ -31,8 +38,10 @@ public struct DemoMode: Sendable {
     static func start(providers: [ProviderFactory]) async throws -> DemoMode {
         let server = try await FixtureServer.start()
         var overrides: [String: String] = [:]
+        var samples: [(provider: String, query: String)] = []
         for factory in providers {
             guard let demo = factory.demo else { continue }
+            samples += demo.sampleQueries.map { (factory.id, $0) }
             let prefix = "/" + factory.id
             for route in demo.routes {
                 server.route(prefix + route.path, handler: { request in
@@ -44,10 +53,11 @@ public struct DemoMode: Sendable {
                 switch setting {
                 case .url(let path): overrides[variable] = server.url(prefix + path).absoluteString
                 case .standInKey: overrides[variable] = standInKey
+                case .text(let value): overrides[variable] = value
                 }
             }
         }
-        return DemoMode(server: server, overrides: overrides)
+        return DemoMode(server: server, overrides: overrides, sampleQueries: samples)
     }
 
     /// A request's query parameters, decoded (`+` is a space); the first of a repeated name.
@@ -61,9 +71,27 @@ public struct DemoMode: Sendable {
         return values
     }
 
-    /// `settings` with every provider pointed at the demo server.
+    /// `text` with the demo server's address written `demo:` (`demo:/giphy/v1/gifs/x`): an error's
+    /// URL names the recording asked for, never a loopback address a reader cannot open.
+    public func masked(_ text: String) -> String {
+        let base = server.baseURL.absoluteString
+        guard text.contains(base) else { return text }
+        return text.replacingOccurrences(of: base, with: "demo:")
+    }
+
+    /// `settings` with every provider pointed at the demo server, and the state kept apart from the
+    /// real one: in a `demo` folder of the data and cache directories, never in a shared database.
     public func applied(to settings: Settings) -> Settings {
-        Settings(environment: settings.environment.merging(overrides) { $1 }, file: settings.file)
+        var environment = settings.environment.merging(overrides) { $1 }
+        environment["SEEK_DATA_DIR"] = settings.dataDirectory.appendingPathComponent(Self.stateFolder).path
+        environment["SEEK_CACHE_DIR"] = settings.cacheDirectory.appendingPathComponent(Self.stateFolder).path
+        environment["SEEK_DATABASE_URL"] = nil
+        var file = settings.file
+        if case .object(var members) = file {
+            members["SEEK_DATABASE_URL"] = nil
+            file = .object(members)
+        }
+        return Settings(environment: environment, file: file)
     }
 
     public func shutdown() async {

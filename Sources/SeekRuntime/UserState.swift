@@ -16,7 +16,7 @@ import SeekStore
 /// (never read the cache, whatever a call asks), `SEEK_HISTORY_LIMIT` (or `history.limit`).
 public struct UserState: Sendable {
     public let cache: any ResponseCache
-    /// The server's cursor tokens.
+    /// Cursor tokens: the server's, and the CLI's that later processes read (`lastingToken(for:)`).
     public let cursors: any CursorStore
     public let policy: CachePolicy
     /// Where the state is kept, for `/healthz` and `seek db`.
@@ -46,7 +46,8 @@ public struct UserState: Sendable {
         } else {
             let database = SeekDatabase(directory: settings.dataDirectory)
             cache = SQLiteResponseCache(database: database, retention: policy.retention, diskLimitBytes: policy.diskLimitBytes)
-            cursors = MemoryCursorStore()
+            // The server's tokens in memory; the CLI's lasting ones in the database as well.
+            cursors = SQLiteCursorStore(database: database)
             place = .embedded(database)
         }
         let warned = NIOLockedValueBox(false)

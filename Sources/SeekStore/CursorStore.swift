@@ -10,9 +10,16 @@ public protocol CursorStore: Sendable {
     func token(for cursor: SearchCursor) async -> String
     /// The cursor `token` stands for, if it is one of the kept ones.
     func cursor(for token: String) async -> SearchCursor?
+    /// Keeps `cursor` where a later process finds it too (the CLI's `--cursor`), and returns its token.
+    func lastingToken(for cursor: SearchCursor) async -> String
 }
 
 extension CursorStore {
+    /// A store every process reads already keeps its tokens there.
+    public func lastingToken(for cursor: SearchCursor) async -> String {
+        await token(for: cursor)
+    }
+
     /// A new random token: 16 bytes, base64url without padding.
     public static func newToken() -> String {
         var generator = SystemRandomNumberGenerator()

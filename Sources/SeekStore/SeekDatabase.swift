@@ -358,6 +358,17 @@ extension SeekDatabase {
                 CREATE INDEX responseCache_storedAt_bytes ON responseCache(storedAt, bytes);
                 """)
         }
+        migrator.registerMigration(Migration.cursors) { db in
+            // The CLI's short `--cursor` tokens and the cursors they stand for (`SQLiteCursorStore`).
+            try db.execute(sql: """
+                CREATE TABLE cursor (
+                    token TEXT NOT NULL PRIMARY KEY,
+                    cursor TEXT NOT NULL,
+                    createdAt REAL NOT NULL
+                );
+                CREATE INDEX cursor_createdAt ON cursor(createdAt);
+                """)
+        }
         return migrator
     }
 
@@ -369,6 +380,7 @@ extension SeekDatabase {
         static let safeCachedAnswers = "v4-safe-cached-answers"
         static let owners = "v5-owners"
         static let responseCacheBytes = "v6-response-cache-bytes"
-        static let all = [favorites, searchHistory, responseCache, safeCachedAnswers, owners, responseCacheBytes]
+        static let cursors = "v7-cursors"
+        static let all = [favorites, searchHistory, responseCache, safeCachedAnswers, owners, responseCacheBytes, cursors]
     }
 }

@@ -447,7 +447,6 @@ struct GiphyProviderTests {
             })
             server.route("/v1/gifs/loop", fault: .redirectLoop)
             var errors: [SeekError] = []
-            print("DEBUG start", ContinuousClock.now)
             for query in ["e401", "e403", "e429", "e500", "meta", "html", "json", "e404"] {
                 if let error = await seekError({ _ = try await provider.search(SearchRequest(query: query)) }) {
                     errors.append(error)
@@ -458,14 +457,11 @@ struct GiphyProviderTests {
             }
             errors.append(contentsOf: [await seekError({ _ = try await provider.detail(ItemID(provider: "giphy", value: "loop")) })].compactMap { $0 })
             #expect(errors.count == 10)
-            print("DEBUG before shutdown", ContinuousClock.now)
             try await server.shutdown()
-            print("DEBUG after shutdown", ContinuousClock.now)
             if let refused = await seekError({ _ = try await provider.search(SearchRequest(query: "cat")) }) {
                 #expect(refused.kind == .network)
                 errors.append(refused)
             }
-            for error in errors { print("DEBUG", ContinuousClock.now, error) }
             for error in errors {
                 for text in [String(describing: error), String(reflecting: error), error.detail, error.cause] {
                     #expect(!text.contains(fakeKey), "key leaked in: \(text)")

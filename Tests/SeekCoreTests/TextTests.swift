@@ -185,30 +185,40 @@ struct DeadlineTimersTests {
         while !condition(), clock.now - start < .seconds(5) { try await Task.sleep(for: .milliseconds(2)) }
     }
 
-    /// Threads of this process named as the timers' thread names itself.
-    func deadlineThreads() -> Int {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        return tasks.filter { task in
-            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?.hasPrefix("seek.deadlines") == true
-        }.count
+    /// The kernel's id of the calling thread: `/proc/thread-self` links to `<pid>/task/<tid>`.
+    static func currentThreadID() -> Int32? {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"))
+            .flatMap { $0.split(separator: "/").last }.flatMap { Int32($0) }
+    }
+
+    /// The name of thread `tid` of this process (its `comm`), or nil once the thread has ended.
+    func threadName(_ tid: Int32) -> String? {
+        (try? String(contentsOfFile: "/proc/self/task/\(tid)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test("the timers' thread carries its name, and stopping ends it without firing what was armed")
     func stopEndsNamedThread() async throws {
         try #require(FileManager.default.fileExists(atPath: "/proc/self/task"), "needs Linux's /proc")
-        let before = deadlineThreads()
+        // This instance's own thread, known by the id it reports from a timer it fires: other tests'
+        // timers (and `shared`) start and end threads of the same name meanwhile.
         let timers = DeadlineTimers(), firings = Firings()
+        let thread = NIOLockedValueBox<Int32?>(nil)
+        _ = timers.schedule(after: 0) {
+            thread.withLockedValue { $0 = Self.currentThreadID() }
+            firings.record("probe")
+        }
+        try await waitUntil { thread.withLockedValue { $0 } != nil }
+        let tid = try #require(thread.withLockedValue { $0 })
+        #expect(threadName(tid) == "seek.deadlines")
         _ = timers.schedule(after: 3_600_000_000_000) { firings.record("an hour") }
-        try await waitUntil { deadlineThreads() == before + 1 }
-        #expect(deadlineThreads() == before + 1)
         timers.stop()
         #expect(timers.pendingCount == 0)
         _ = timers.schedule(after: 0) { firings.record("after stop") }
         #expect(timers.pendingCount == 0)
-        try await waitUntil { deadlineThreads() == before }
-        #expect(deadlineThreads() == before)
-        try await Task.sleep(for: .milliseconds(20))
-        #expect(firings.fired.isEmpty)
+        try await waitUntil { threadName(tid) == nil }
+        #expect(threadName(tid) == nil, "thread \(tid) still runs after stop()")
+        // The thread has ended: nothing armed can fire any more.
+        #expect(firings.fired == ["probe"])
     }
 
     @Test("timers fire in the order they fall due, not the order they were armed")

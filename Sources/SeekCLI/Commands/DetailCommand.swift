@@ -66,6 +66,7 @@ enum DetailText {
             guard let value, !value.isEmpty else { return }
             fields.append((name, value))
         }
+        field("Note", detail.note)
         field("ID", item.id.description)
         field("Kind", item.kind.rawValue)
         if detail.contributors.isEmpty {

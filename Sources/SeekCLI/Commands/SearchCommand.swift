@@ -3,6 +3,7 @@ import Foundation
 import SeekCore
 import SeekKit
 import SeekRuntime
+import SeekStore
 
 struct SearchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -51,12 +52,17 @@ struct SearchCommand: AsyncParsableCommand {
         let context = session.context
         let checked = try await session.core.check(request)
         let format = self.format
+        let cursors = session.userState.cursors
         // The results are printed while the history records the search.
         return try await session.core.search(checked, onBatch: streamer(engine: session.engine, registry: session.registry, context: context)) { answer in
             let result = answer.result
             let counted = OutcomeReport.counted(result.outcomes, explicit: answer.selection.explicit)
             OutcomeReport.printFailures(result.outcomes, context: context)
-            SearchOutput.print(result, format: format, explain: request.explain, context: context)
+            // The next page's cursor as a short token a later `seek` reads from the local store.
+            var next: String?
+            if let cursor = result.next { next = await cursors.lastingToken(for: cursor) }
+            let noneAnswered = CallVerdict(result.outcomes, explicit: answer.selection.explicit) == .noneAnswered
+            SearchOutput.print(result, next: next, format: format, explain: request.explain, context: context, noneAnswered: noneAnswered)
             return ExitStatus.forOutcomes(counted)
         }
     }
@@ -89,7 +95,8 @@ enum OutcomeReport {
     static func printFailures(_ outcomes: [ProviderOutcome], context: CLIContext) {
         let failures = outcomes.filter { !$0.status.answered }
         // Providers skipped for want of a key say nothing about the network; every other one failing
-        // to connect most likely means no network, and demo mode is how to see Seek work offline.
+        // to connect (or resting after failing to connect) most likely means no network, and demo mode
+        // is how to see Seek work offline.
         let attempted = outcomes.filter { $0.status != .skipped }
         let networkDown = !attempted.isEmpty
             && attempted.allSatisfy { !$0.status.answered && ($0.error.map(isNetworkFailure) ?? false) }
@@ -102,8 +109,17 @@ enum OutcomeReport {
         }
     }
 
-    private static func isNetworkFailure(_ error: SeekError) -> Bool {
-        if case .network = error.kind { return true }
-        return false
+    /// A failure to connect, or a cool-down whose last failure was one (the breaker's reason:
+    /// "network error", "3 failures in a row, last: network error").
+    static func isNetworkFailure(_ error: SeekError) -> Bool {
+        let network = SeekError(.network).cause
+        switch error.kind {
+        case .network:
+            return true
+        case .suspended:
+            return error.detail.hasPrefix(network) || error.detail.contains("last: \(network)")
+        default:
+            return false
+        }
     }
 }

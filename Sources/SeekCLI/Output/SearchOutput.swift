@@ -5,8 +5,17 @@ import SeekRuntime
 
 /// Prints a merged search (or trending) result in the chosen format.
 enum SearchOutput {
-    static func print(_ result: SearchResult, format: OutputFormat, explain: Bool, context: CLIContext, includeQuery: Bool = true) {
-        let document = SearchDocument(result, includeQuery: includeQuery)
+    /// - Parameters:
+    ///   - next: the token of the next page (`--cursor`), short and kept where a later run reads it.
+    ///   - noneAnswered: no provider answered: a table prints nothing on stdout (no "No results." that
+    ///     reads as an answer); the failures are on stderr already.
+    static func print(
+        _ result: SearchResult, next: String? = nil, format: OutputFormat, explain: Bool, context: CLIContext,
+        includeQuery: Bool = true, noneAnswered: Bool = false
+    ) {
+        let document = SearchDocument(
+            query: includeQuery ? result.query : nil, page: result.page, results: result.results, outcomes: result.outcomes,
+            next: next)
         switch format {
         case .json:
             context.out(JSONText.pretty(document))
@@ -17,12 +26,16 @@ enum SearchOutput {
             context.stdout.write(csv(result.results))
         case .table:
             if result.results.isEmpty {
-                context.out("No results.")
+                if noneAnswered {
+                    context.err("seek: no provider answered, so there is nothing to show")
+                } else {
+                    context.out("No results.")
+                }
             } else {
                 context.out(table(result.results))
             }
-            if let next = result.next {
-                context.err("More: --cursor \(next.token)")
+            if let next {
+                context.err("More: --cursor \(next)")
             }
         }
         if explain { context.err(explanation(result.results, ranking: result.ranking)) }
@@ -35,21 +48,27 @@ enum SearchOutput {
 
     static func table(_ results: [MergedResult]) -> String {
         let idWidth = min(26, max(4, results.map { $0.item.id.description.count }.max() ?? 4))
-        var table = Table([
+        // Rows of the reader's own library (issue 49): an OWNED column, there only when some row is owned.
+        let owned = results.contains { $0.item.owned != nil }
+        var columns: [Table.Column] = [
             .init("TITLE", share: 3), .init("CREATORS", share: 2), .init("YEAR", width: 4),
             .init("PROVIDER", width: 11), .init("ID", width: idWidth),
-        ])
+        ]
+        if owned { columns.insert(.init("OWNED", width: 10), at: 3) }
+        var table = Table(columns)
         for result in results {
             let item = result.item
             let providers = result.sources.map(\.provider)
             let provider = providers.count > 1 ? "\(providers[0])+\(providers.count - 1)" : item.provider
-            table.add([
+            var cells = [
                 item.subtitle.map { "\(item.title): \($0)" } ?? item.title,
                 item.creators.joined(separator: ", "),
                 item.year.map(String.init) ?? "",
                 provider,
                 item.id.description,
-            ])
+            ]
+            if owned { cells.insert(item.owned.map { "✓ " + $0.formats.joined(separator: ",") } ?? "", at: 3) }
+            table.add(cells)
         }
         return table.render()
     }

@@ -20,25 +20,53 @@ struct Table {
 
     let columns: [Column]
     var rows: [[String]] = []
-    var totalWidth = 80
+    /// The width to fill at most: the terminal's (`CLIContext.width`: `COLUMNS`, else the terminal's, else 80).
+    var totalWidth = CLIContext.current.width
 
     init(_ columns: [Column]) { self.columns = columns }
 
     mutating func add(_ cells: [String]) { rows.append(cells) }
 
     func render() -> String {
-        let separators = max(0, columns.count - 1)
-        let fixed = columns.compactMap(\.width).reduce(0, +)
-        let flexible = max(columns.count, totalWidth - fixed - separators)
-        let shares = columns.filter { $0.width == nil }.map(\.share).reduce(0, +)
-        var widths = columns.map { column in column.width ?? (shares == 0 ? 0 : flexible * column.share / shares) }
-        // Hand any rounding remainder to the first flexible column.
-        let used = widths.reduce(0, +) + separators
-        if let first = columns.firstIndex(where: { $0.width == nil }), used < totalWidth { widths[first] += totalWidth - used }
+        let widths = widths()
         var lines = [line(columns.map(\.title), widths)]
         lines.append(widths.map { String(repeating: "-", count: $0) }.joined(separator: " "))
         for row in rows { lines.append(line(row, widths)) }
         return lines.joined(separator: "\n")
+    }
+
+    /// Each column's width: fixed ones as given; flexible ones share what is left by their shares, but
+    /// none wider than its widest cell, its spare width going to the others (the first flexible column
+    /// takes what rounding leaves). A wide terminal shows whole titles; a narrow one cuts them.
+    func widths() -> [Int] {
+        let separators = max(0, columns.count - 1)
+        let fixed = columns.compactMap(\.width).reduce(0, +)
+        var left = max(columns.count, totalWidth - fixed - separators)
+        var widths = columns.map { $0.width ?? 0 }
+        var open = columns.indices.filter { columns[$0].width == nil }
+        let natural = columns.indices.map { index in
+            rows.reduce(Self.displayWidth(columns[index].title)) { widest, row in
+                max(widest, index < row.count ? Self.displayWidth(UntrustedText.line(row[index], limit: .max)) : 0)
+            }
+        }
+        // Columns whose content fits in their share take only that; the rest is shared again.
+        while !open.isEmpty {
+            let shares = open.map { columns[$0].share }.reduce(0, +)
+            guard shares > 0 else { break }
+            let fitting = open.filter { natural[$0] <= left * columns[$0].share / shares }
+            if fitting.isEmpty {
+                for index in open { widths[index] = left * columns[index].share / shares }
+                let used = open.map { widths[$0] }.reduce(0, +)
+                if let first = open.first { widths[first] += left - used }
+                break
+            }
+            for index in fitting {
+                widths[index] = natural[index]
+                left -= natural[index]
+            }
+            open.removeAll { fitting.contains($0) }
+        }
+        return widths
     }
 
     private func line(_ cells: [String], _ widths: [Int]) -> String {

@@ -50,6 +50,7 @@ public struct ItemDocument: JSONWritable {
         writer.field("publishDate", detail.publishDate)
         writer.field("pageCount", detail.pageCount)
         writer.field("attributes", detail.attributes)
+        writer.field("note", detail.note)
     }
 }
 
