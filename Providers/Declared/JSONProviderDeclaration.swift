@@ -290,10 +290,6 @@ public struct JSONProviderDeclaration: Sendable, Hashable {
         guard let search = try template("searchURL", ["query", "page", "offset", "start", "limit"], required: ["query"]) else {
             throw fail("searchURL", "missing; give a URL template with {query}")
         }
-        let offsets = ["offset", "start"].filter(search.placeholders.contains)
-        if offsets.count > 1 || (!offsets.isEmpty && search.placeholders.contains("page")) {
-            throw fail("searchURL", "pages by one of {page}, {offset} or {start}, not several")
-        }
         let detail = try template("detailURL", ["id"], required: ["id"])
         let trending = try template("trendingURL", ["limit"], required: [])
         var headers: [Header] = []
@@ -404,8 +400,9 @@ public struct JSONProviderDeclaration: Sendable, Hashable {
         } else {
             rateLimit = nil
         }
-        concurrency = try Self.number(object, "concurrency", in: 1...1000, fail).map { Int($0) }
-        if let value = object["concurrency"], value.intValue == nil { throw fail("concurrency", "must be a whole number") }
+        let concurrency = try Self.number(object, "concurrency", in: 1...1000, fail)
+        if let concurrency, concurrency.rounded() != concurrency { throw fail("concurrency", "must be a whole number from 1 to 1000") }
+        self.concurrency = concurrency.map { Int($0) }
         demo = try object["demo"].map { try Self.demo($0, fail) }
     }
 

@@ -88,7 +88,7 @@ struct KakaoDeclarationTests {
         let second = try #require(page.items.dropFirst().first)
         #expect(second.id.description == "kakao:8924009532", "1400000225936 is no ISBN: the ISBN-10 is the id")
         #expect(second.identifiers.isbn10 == ["8924009532"])
-        #expect(second.identifiers.isbn13 == ["9788924009537"])
+        #expect(second.identifiers.isbn13 == ["9788924009538"])
     }
 
     @Test("the key travels as `Authorization: KakaoAK <key>`, the query, page and size as Kakao names them")
