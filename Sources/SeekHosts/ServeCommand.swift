@@ -26,6 +26,7 @@ struct ServeCommand: AsyncParsableCommand {
             let context = session.context
             var server = SeekServer(session: session.core, host: options.host, port: options.port, logger: Self.logger())
             server.access = access
+            server.demoQueries = session.demo?.sampleQueries
             if access.isPublic { context.err("seek: public mode: each visitor's favourites and history are their own") }
             do {
                 try await server.run { address in

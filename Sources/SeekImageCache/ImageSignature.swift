@@ -3,6 +3,9 @@ import Foundation
 /// The image formats Seek accepts, recognised by their leading bytes.
 public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
     case jpeg, png, gif, webp
+    /// A cover Seek draws itself (`GeneratedCover`); never recognised in bytes from elsewhere, so no
+    /// upstream SVG (which can carry script) is ever cached or served.
+    case svg
 
     /// The usual file extension, without the dot.
     public var fileExtension: String {
@@ -11,10 +14,11 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
         case .png: return "png"
         case .gif: return "gif"
         case .webp: return "webp"
+        case .svg: return "svg"
         }
     }
 
-    public var mimeType: String { "image/" + rawValue }
+    public var mimeType: String { self == .svg ? "image/svg+xml" : "image/" + rawValue }
 }
 
 /// Recognises image bytes by their magic numbers, and reads the pixel size from the header when it can.
@@ -44,7 +48,7 @@ public enum ImageSignature {
         case .gif: return gifSize(bytes)
         case .jpeg: return jpegSize(bytes)
         case .webp: return webpSize(bytes)
-        case nil: return nil
+        case .svg, nil: return nil
         }
     }
 

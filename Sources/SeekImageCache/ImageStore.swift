@@ -41,6 +41,8 @@ public struct CachedImage: Sendable, Hashable {
 /// Which tier answered.
 public enum ImageOrigin: String, Sendable, Hashable, Codable {
     case memory, disk, network
+    /// Drawn by Seek for an item without an image of its own (`GeneratedCover`), never cached.
+    case generated
 }
 
 /// What one tier holds and how often it answered.

@@ -121,14 +121,30 @@ extension SeekSession {
     }
 
     /// The image of item `id` at `size`, through the shared image cache: the provider's own URL for
-    /// it, from its detail record (never a URL from the caller).
+    /// it, from its detail record (never a URL from the caller). An item without one, or whose bytes
+    /// cannot be had (a demo's recordings hold none), gets the cover Seek draws (`GeneratedCover`,
+    /// origin `.generated`) from its record, or from what a recent answer said of it when even the
+    /// record cannot be had.
     public func image(of id: ItemID, size: ImageSize, options: CallOptions = CallOptions()) async throws -> CachedImage {
-        let detail = try await engine.detail(id, options: options)
         let owner = try registry.require(id.provider)
-        guard let url = owner.imageURL(for: detail.item, size: size) else {
-            throw SeekError(.notFound, provider: id.provider, detail: "no image: \(id) has no cover or picture")
+        let detail: ItemDetail
+        do {
+            detail = try await engine.detail(id, options: options)
+        } catch let error as SeekError where error.kind != .cancelled {
+            guard let seen = recentItems.entry(id) else { throw error }
+            return GeneratedCover.image(title: seen.title, subtitle: seen.subtitle, creators: seen.creators, kind: seen.kind, size: size)
         }
-        return try await imageStore.image(at: url, provider: id.provider)
+        let item = detail.item
+        let drawn = {
+            GeneratedCover.image(title: item.title, subtitle: item.subtitle,
+                                 creators: item.creators.isEmpty ? detail.contributors.map(\.name) : item.creators, kind: item.kind, size: size)
+        }
+        guard let url = owner.imageURL(for: item, size: size) else { return drawn() }
+        do {
+            return try await imageStore.image(at: url, provider: id.provider)
+        } catch let error as SeekError where error.kind != .cancelled {
+            return drawn()
+        }
     }
 
     /// Every provider as `seek providers --format json` lists it, with its cool-down.

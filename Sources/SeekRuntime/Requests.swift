@@ -302,6 +302,7 @@ extension SeekSession {
         render: @Sendable (SearchAnswer) async throws -> Rendered
     ) async throws -> Rendered {
         let result = try await userState.batchingCacheWrites { try await engine.search(checked.options, onBatch: onBatch) }
+        recentItems.remember(result.results.lazy.map(\.item))
         async let recorded: Void = record(result, owner: checked.owner)
         let rendered = try await render(SearchAnswer(result: result, selection: checked.selection))
         await recorded
@@ -323,7 +324,9 @@ extension SeekSession {
         let selection = try self.selection(request.providers)
         let limit = try Self.bounded("limit", request.limit, in: Self.resultLimits, fallback: Self.defaultLimit)
         let options = CallOptions(rating: try contentRating(request.rating), noCache: request.noCache, timeout: request.timeout)
-        return SearchAnswer(result: try await trending(selection, limit: limit, options: options), selection: selection)
+        let result = try await trending(selection, limit: limit, options: options)
+        recentItems.remember(result.results.lazy.map(\.item))
+        return SearchAnswer(result: result, selection: selection)
     }
 
     /// Suggestions for `request.text` (not empty) from the providers it selects (limit within `suggestionLimits`).
@@ -351,7 +354,9 @@ extension SeekSession {
     /// `owner`'s favourites, most recent first; none for nil (a visitor without a valid cookie).
     public func favorites(of owner: StateOwner?) async throws -> [Favorite] {
         guard let owner else { return [] }
-        return try await userState.favorites(of: owner).all()
+        let favorites = try await userState.favorites(of: owner).all()
+        recentItems.remember(favorites.map { ($0.id, RecentItems.Entry(title: $0.title, creators: $0.creators, kind: $0.kind)) })
+        return favorites
     }
 
     /// Adds the item `request` names to `owner`'s favourites with a snapshot of its detail, unless it

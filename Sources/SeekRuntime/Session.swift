@@ -28,6 +28,9 @@ public final class SeekSession: Sendable {
     /// The search last written to the history, and when: the same search again within a minute is
     /// already the most recent entry, so a server answering it over and over writes it once.
     private let lastRecorded = NIOLockedValueBox<(owner: StateOwner, query: String, providers: [String], at: ContinuousClock.Instant)?>(nil)
+    /// What recent searches, trending lists and favourites said of their items: what a cover is
+    /// drawn from when an item's record cannot be had (`image(of:size:options:)`).
+    public let recentItems = RecentItems()
     /// When visitors' old history was last looked for.
     private let lastVisitorSweep = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
 

@@ -177,7 +177,8 @@ struct APIRoutes: Sendable {
             let tag = ImageTag.of(image.data)
             var headers = HTTPFields()
             headers[.eTag] = tag
-            headers[.cacheControl] = "public, max-age=86400"
+            // A drawn cover stands in for an image that may come later: it is kept an hour, not a day.
+            headers[.cacheControl] = image.origin == .generated ? "public, max-age=3600" : "public, max-age=86400"
             if let asked = request.headers[.ifNoneMatch], asked.fields(separatedBy: ",").contains(where: { $0.trimmed() == tag || $0.trimmed() == "*" }) {
                 return Response(status: .notModified, headers: headers)
             }

@@ -188,8 +188,9 @@ struct ClientLimitMiddleware: RouterMiddleware {
     let access: ServerAccess
     let limit: RateLimit
     let buckets: any RateLimitStore
-    /// The page a limited visitor of the web UI sees instead of the results, by the wait in seconds and the query.
-    let page: @Sendable (Int, String) -> Response
+    /// The page a limited visitor of the web UI sees instead of the results, by the wait in seconds, the
+    /// query and the request (whose language the page is written in).
+    let page: @Sendable (Int, String, Request) -> Response
 
     static let searchPaths: Set<String> = ["/api/v1/search", "/api/v1/search/stream", "/search"]
 
@@ -202,7 +203,7 @@ struct ClientLimitMiddleware: RouterMiddleware {
         if case .refused(let wait) = await buckets.reserve("client:" + client, limit: limit, maxWait: 0) {
             let seconds = Self.seconds(wait)
             guard request.uri.path != "/search" else {
-                var response = page(seconds, parameters["q"].map(String.init) ?? "")
+                var response = page(seconds, parameters["q"].map(String.init) ?? "", request)
                 response.headers[.retryAfter] = String(seconds)
                 return response
             }

@@ -19,6 +19,8 @@ package struct SeekServer: Sendable {
     package var connectionTimeouts = ConnectionTimeouts()
     /// Personal (one owner) or public (visitors, each with their own lists; per-client limits).
     package var access: ServerAccess = .personal
+    /// In demo mode, the searches the recordings answer, by provider id: the web UI's demo banner offers them.
+    package var demoQueries: [(provider: String, query: String)]?
     /// Runs the server's tasks on the event loops that serve its connections (issue 30).
     package let executors = EventLoopTaskExecutor(group: MultiThreadedEventLoopGroup.singleton)
 
@@ -43,10 +45,11 @@ package struct SeekServer: Sendable {
         if let cookies = access.cookies { router.add(middleware: VisitorMiddleware(cookies: cookies, access: access)) }
         router.add(middleware: SameOriginWritesMiddleware(access: access))
         let api = APIRoutes(session: session, mcp: MCPEndpoint(session: session), deadline: requestDeadline, access: access)
-        let web = WebRoutes(api: api)
+        let web = WebRoutes(api: api, demoQueries: demoQueries)
+        router.add(middleware: WebErrorPagesMiddleware(web: web))
         if access.isPublic, let limit = access.clientLimit {
             router.add(middleware: ClientLimitMiddleware(
-                access: access, limit: limit, buckets: session.resilience.clientBuckets, page: { web.limitedPage(retryAfter: $0, query: $1) }))
+                access: access, limit: limit, buckets: session.resilience.clientBuckets, page: { web.limitedPage(retryAfter: $0, query: $1, request: $2) }))
         }
         api.register(on: router)
         web.register(on: router)

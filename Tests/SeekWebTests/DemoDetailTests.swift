@@ -83,18 +83,24 @@ struct DemoDetailTests {
         }
     }
 
-    @Test("the image of each first result is 'not found', never fetched from the provider's image host", arguments: readmeSearches)
-    func firstResultsFetchNoImage(search: String) async throws {
+    @Test("the image of each first result is a cover Seek draws (the demo records no image bytes), never fetched", arguments: readmeSearches)
+    func firstResultsHaveDrawnCovers(search: String) async throws {
         let answers = try await Self.withDemoServer { client in
-            var answers: [(id: String, status: HTTPResponse.Status, body: String)] = []
+            var answers: [(id: String, status: HTTPResponse.Status, type: String?, body: String)] = []
             for item in try await Self.firstThree(search, client: client) {
-                let answer = try await client.execute(uri: "/api/v1/items/\(item.id)/image", method: .get) { ($0.status, String(buffer: $0.body)) }
-                answers.append((item.id, answer.0, answer.1))
+                let answer = try await client.execute(uri: "/api/v1/items/\(item.id)/image", method: .get) {
+                    ($0.status, $0.headers[.contentType], String(buffer: $0.body))
+                }
+                answers.append((item.id, answer.0, answer.1, answer.2))
             }
             return answers
         }
         #expect(answers.count == 3)
-        for answer in answers { #expect(answer.status == .notFound, "\(answer.id): \(answer.body)") }
+        for answer in answers {
+            #expect(answer.status == .ok, "\(answer.id): \(answer.body)")
+            #expect(answer.type == "image/svg+xml", "\(answer.id)")
+            #expect(answer.body.hasPrefix("<svg"), "\(answer.id)")
+        }
     }
 
     @Test("a first result with no recording of its own says its detail was built from the recorded search answer")

@@ -108,7 +108,7 @@ struct WebPageTests {
             harness.fixtures.route("/ol/search.json", fault: .status(500))
         }
         #expect(html.contains("data-all-failed"))
-        #expect(html.contains("No provider answered"))
+        #expect(html.contains("No source answered"))
         #expect(!html.contains("data-empty"))
     }
 
@@ -134,7 +134,8 @@ struct WebPageTests {
         #expect(status == .badRequest)
         #expect(headers[.contentType] == "text/html; charset=utf-8")
         #expect(headers[.contentSecurityPolicy] == Self.csp)
-        #expect(html.contains("is not a PROVIDER:ID item id"))
+        #expect(html.contains("That is not the address of a book or GIF on this site."), "in words, not the id's syntax")
+        #expect(!html.contains("PROVIDER:ID"))
     }
 
     @Test("the detail page shows the record, its sources and where each field came from")

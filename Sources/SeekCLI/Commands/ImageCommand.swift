@@ -124,7 +124,11 @@ struct ImageCommand: AsyncParsableCommand {
 
     /// Writes one image to `-o FILE`, into `-d DIR`, or to stdout.
     private func write(_ image: CachedImage, for target: ImageTarget, names: inout FileNames, context: CLIContext) throws {
-        let note = image.origin == .network ? "" : " (from the \(image.origin.rawValue) cache)"
+        let note = switch image.origin {
+        case .network: ""
+        case .generated: " (a cover drawn by Seek: the source has no image)"
+        case .memory, .disk: " (from the \(image.origin.rawValue) cache)"
+        }
         if let directory {
             let name = names.unique(target.fileStem, extension: image.format.fileExtension)
             let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path

@@ -9,9 +9,13 @@ import SeekRuntime
 import SeekStore
 
 /// The web UI of `seek serve`: pages rendered on the server (they work without JavaScript), the
-/// script and style sheet they load. Every page carries the hooks DESIGN's "Web UI" lists.
+/// script and style sheet they load. Every page carries the hooks DESIGN's "Web UI" lists, is written
+/// in the reader's language (`WebLanguage`: English or Korean) and, in demo mode, says it is a demo.
 struct WebRoutes: Sendable {
     let api: APIRoutes
+    /// The searches the demo's recordings answer, by provider id: the banner every page shows in demo
+    /// mode. Nil when the server is not a demo.
+    var demoQueries: [(provider: String, query: String)]?
 
     var session: SeekSession { api.session }
 
@@ -19,7 +23,8 @@ struct WebRoutes: Sendable {
     static let pages = ["/", "/search", "/items/{id}", "/favorites", "/history", "/trending"]
     static let assets = ["/static/app.js", "/static/app.css"]
 
-    typealias Page = @Sendable (Request, SeekRequestContext) async throws -> Response
+    typealias Page = @Sendable (Request, SeekRequestContext, WebReader) async throws -> Response
+    typealias Handler = @Sendable (Request, SeekRequestContext) async throws -> Response
 
     func register(on router: Router<SeekRequestContext>) {
         router.get("/", use: html(home))
@@ -40,63 +45,130 @@ struct WebRoutes: Sendable {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
-    /// A page handler whose failures are pages too (a 4xx/5xx with a message), never JSON.
-    func html(_ page: @escaping Page) -> Page {
+    /// A page handler whose failures are pages too (a 4xx/5xx with a message in words), never JSON.
+    func html(_ page: @escaping Page) -> Handler {
         let deadline = api.deadline
-        let session = session
         return { request, context in
+            let reader = WebReader(request)
             do {
-                return try await Deadline.race(deadline) { try await page(request, context) }
-            } catch let error as RequestError {
-                return render("error", title: "Error", context: ["heading": "That did not work", "message": error.message], status: .badRequest)
-            } catch let error as APIError {
-                return render("error", title: "Error", context: ["heading": "That did not work", "message": error.message], status: error.status)
-            } catch let error as SeekError {
-                // The reader gets what happened in words; the URL, status and body excerpt (already
-                // redacted by the session's sanitising middleware) go to the log only.
-                let api = APIError.from(error)
-                let heading = api.status == .notFound ? "Not found" : "A provider did not answer"
-                context.logger.notice("page failed", metadata: ["code": "\(api.code)", "cause": "\(error.description)"])
-                let message = session.inWords(error)
-                return render("error", title: heading, context: ["heading": heading, "message": message], status: api.status)
+                return try await Deadline.race(deadline) { try await page(request, context, reader) }
             } catch {
-                context.logger.error("page failed", metadata: ["error": "\(type(of: error))"])
-                return render("error", title: "Error", context: ["heading": "Something went wrong", "message": "The page could not be made."],
-                              status: .internalServerError)
+                return failure(error, reader: reader, logger: context.logger)
             }
         }
     }
 
-    /// `body` rendered into the layout.
+    /// The page for `error`: what happened in the reader's words; the URL, status and body excerpt
+    /// (already redacted by the session's sanitising middleware) and any parameter's name go to the log only.
+    func failure(_ error: any Error, reader: WebReader, logger: Logger) -> Response {
+        let strings = reader.strings
+        switch error {
+        case let error as RequestError:
+            logger.notice("page refused", metadata: ["code": "\(error.code.rawValue)", "cause": "\(error.message)"])
+            return errorPage(strings["errorHeading"], Self.words(error, strings: strings), status: .badRequest, reader: reader)
+        case let error as APIError:
+            logger.notice("page refused", metadata: ["code": "\(error.code)", "cause": "\(error.message)"])
+            let message = error.status == .notFound ? strings["pageNotFoundText"] : strings["requestInvalid"]
+            return errorPage(error.status == .notFound ? strings["pageNotFound"] : strings["errorHeading"], message, status: error.status, reader: reader)
+        case let error as SeekError:
+            let api = APIError.from(error)
+            let heading = api.status == .notFound ? strings["notFoundHeading"] : strings["sourceFailedHeading"]
+            logger.notice("page failed", metadata: ["code": "\(api.code)", "cause": "\(error.description)"])
+            let name = error.provider.map { WebView.name($0, session: session) } ?? strings["source"]
+            let kinds = error.provider.flatMap { session.registry.provider($0)?.descriptor.kinds } ?? []
+            return errorPage(heading, WebView.words(error, name: name, kinds: kinds, strings: strings), status: api.status, reader: reader)
+        case _ where isAbortedBody(error):
+            // The client went away, or was closed for sending its form too slowly: nobody reads this page.
+            logger.debug("request body aborted: the client went away, or sent it too slowly")
+            return errorPage(strings["errorHeading"], strings["requestInvalid"], status: .badRequest, reader: reader)
+        default:
+            logger.error("page failed", metadata: ["error": "\(type(of: error))"])
+            return errorPage(strings["brokenHeading"], strings["brokenText"], status: .internalServerError, reader: reader)
+        }
+    }
+
+    /// A request refused by the session, in words: never the parameter's name or its bounds.
+    static func words(_ error: RequestError, strings: WebStrings) -> String {
+        switch error.code {
+        case .missingParameter: strings["requestEmpty"]
+        case .invalidCursor: strings["requestCursor"]
+        case .unknownProvider: strings["requestProvider"]
+        case .invalidID: strings["requestID"]
+        case .invalidParameter: strings["requestInvalid"]
+        }
+    }
+
+    func errorPage(_ heading: String, _ message: String, status: HTTPResponse.Status, reader: WebReader, limited: Bool = false) -> Response {
+        render("error", title: heading, context: ["heading": heading, "message": message, "limited": limited], status: status, reader: reader)
+    }
+
+    /// The page an unknown path (or a method no page takes) answers: HTML, in the reader's words.
+    func notFoundPage(_ request: Request, status: HTTPResponse.Status) -> Response {
+        let reader = WebReader(request)
+        let strings = reader.strings
+        let message = status == .methodNotAllowed ? strings["notAllowed"] : strings["pageNotFoundText"]
+        return errorPage(strings["pageNotFound"], message, status: status, reader: reader)
+    }
+
+    /// `body` rendered into the layout, in the reader's language, with the demo banner in demo mode.
     func render(_ template: String, title: String, page: String? = nil, query: String = "",
-                context: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
+                context: [String: Any], status: HTTPResponse.Status = .ok, reader: WebReader) -> Response {
+        let strings = reader.strings
+        var context = context
+        context["t"] = strings.ui
         let body = WebTemplates.library.render(context, withTemplate: template) ?? ""
         let name = page ?? template
         let layout: [String: Any] = [
             "title": title, "page": name, "query": query, "body": body, "version": SeekVersion.current,
             "navTrending": name == "trending", "navFavorites": name == "favorites", "navHistory": name == "history",
+            "t": strings.ui, "lang": strings.code, "stringsJSON": strings.scriptJSON,
+            "languages": WebStrings.supported.map { language in
+                ["code": language.code, "name": language.name, "href": reader.href(language: language.code),
+                 "current": language.code == strings.code] as [String: Any]
+            },
+            "demo": WebView.orFalse(demoBanner(strings)),
         ]
         let html = WebTemplates.library.render(layout, withTemplate: "layout") ?? ""
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
+        headers[.vary] = "Accept-Language, Cookie"
+        headers[.contentLanguage] = strings.code
+        if reader.remember { headers[values: .setCookie].append(WebLanguage.setCookie(strings.code)) }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// The demo banner's recorded searches, each once, with the sources that answer it.
+    func demoBanner(_ strings: WebStrings) -> [String: Any]? {
+        guard let demoQueries else { return nil }
+        var order: [String] = []
+        var sources: [String: [String]] = [:]
+        for (provider, query) in demoQueries {
+            if sources[query] == nil { order.append(query) }
+            let name = WebView.name(provider, session: session)
+            if sources[query]?.contains(name) != true { sources[query, default: []].append(name) }
+        }
+        let queries: [[String: Any]] = order.map { query in
+            ["query": query, "href": WebView.searchHref(query), "sources": (sources[query] ?? []).joined(separator: ", ")]
+        }
+        return ["queries": queries, "hasQueries": !queries.isEmpty]
     }
 
     // MARK: Pages
 
     var home: Page {
-        { _, context in
+        { _, context, reader in
             let entries = (try? await history(context.owner)) ?? []
             let recent: [[String: Any]] = entries.prefix(8).map { ["query": $0.query, "href": WebView.searchHref($0.query)] }
-            return render("home", title: "Search", context: ["recent": recent, "hasRecent": !recent.isEmpty])
+            return render("home", title: reader.strings["searchButton"], context: ["recent": recent, "hasRecent": !recent.isEmpty], reader: reader)
         }
     }
 
     /// `/search?q=`: the merged results of every provider, rendered here; with `stream=1` (what the
     /// script asks for) a page whose results arrive as each provider answers.
     var search: Page {
-        { request, requestContext in
+        { request, requestContext, reader in
+            let strings = reader.strings
             let parameters = Parameters(request)
             guard let query = parameters.text("q") else {
                 return Response(status: .seeOther, headers: [.location: "/"])
@@ -105,38 +177,43 @@ struct WebRoutes: Sendable {
             let options = checked.options
             let providers = parameters.text("providers") ?? ""
             let favorites = await favoriteIDs(requestContext.owner)
-            var context: [String: Any] = ["query": query, "providers": providers, "favoriteIDs": favorites.map(\.description).sorted().joined(separator: " ")]
+            var context: [String: Any] = [
+                "query": query, "providers": providers, "favoriteIDs": favorites.map(\.description).sorted().joined(separator: " "),
+                "resultsFor": strings.format("resultsFor", query), "noResultsFor": strings.format("noResultsFor", query),
+                "noneAnsweredFor": strings.format("noneAnsweredFor", query),
+            ]
             if try parameters.flag("stream"), options.cursor == nil {
                 let ids = options.providers ?? session.registry.providers.filter { $0.descriptor.capabilities.contains(.search) }.map(\.descriptor.id)
-                context["outcomes"] = ids.map { WebView.pending($0, session: session) }
+                context["outcomes"] = ids.map { WebView.pending($0, session: session, strings: strings) }
                 context["results"] = [[String: Any]]()
                 context["stream"] = "1"
                 context["next"] = ""
-                context["countText"] = "Searching…"
+                context["countText"] = strings["searching"]
                 context["allFailed"] = false
                 context["empty"] = false
                 context["nextHref"] = false
-                return render("search", title: query, query: query, context: context)
+                return render("search", title: query, query: query, context: context, reader: reader)
             }
             let result = try await session.search(checked).result
             let next = await api.token(for: result.next)
             let suspensions = await session.suspensions(of: result.outcomes.filter { $0.status == .suspended }.map(\.provider))
-            context["outcomes"] = result.outcomes.map { WebView.outcome($0, suspensions: suspensions, session: session) }
-            context["results"] = result.results.map { WebView.result($0, favorites: favorites, session: session) }
+            context["outcomes"] = result.outcomes.map { WebView.outcome($0, suspensions: suspensions, session: session, strings: strings) }
+            context["results"] = result.results.map { WebView.result($0, favorites: favorites, session: session, strings: strings) }
             context["stream"] = "0"
             context["next"] = next ?? ""
-            context["countText"] = WebView.count(result.results.count, page: result.page)
+            context["countText"] = WebView.count(result.results.count, page: result.page, strings: strings)
             context["allFailed"] = !result.outcomes.isEmpty && !result.anyAnswered
             context["empty"] = result.results.isEmpty && result.anyAnswered
             context["nextHref"] = WebView.orFalse(next.map { WebView.searchHref(query, providers: providers, cursor: $0) })
-            return render("search", title: query, query: query, context: context)
+            return render("search", title: query, query: query, context: context, reader: reader)
         }
     }
 
     /// `/items/{provider:id}`: the record, merged with the other sources the result page passed
     /// (`also=`), each field's provider named.
     var detail: Page {
-        { request, context in
+        { request, context, reader in
+            let strings = reader.strings
             let parameters = Parameters(request)
             let (id, options) = try session.checked(try parameters.itemQuery(context.parameters.get("id")))
             let others = (parameters.text("also") ?? "").fields(separatedBy: ",").prefix(8)
@@ -153,50 +230,53 @@ struct WebRoutes: Sendable {
                 } catch {
                     let failure = SeekError.wrap(error, provider: other.provider)
                     context.logger.notice("a merged source failed", metadata: ["id": "\(other)", "cause": "\(failure.description)"])
-                    failures.append(session.inWords(failure))
+                    failures.append(WebView.words(failure, name: WebView.name(other.provider, session: session), strings: strings))
                 }
             }
             let merged = ResultMerger.mergeDetails(details) ?? (detail: first, provenance: [:])
             let favorite = await context.owner.asyncMap { try? await session.userState.favorites(of: $0).favorite(id) } != nil
             let page = WebView.detail(id: id, merged: merged.detail, provenance: merged.provenance, details: details,
-                                      failures: failures, favorite: favorite, session: session)
-            return render("detail", title: merged.detail.item.title, context: page)
+                                      failures: failures, favorite: favorite, session: session, strings: strings)
+            return render("detail", title: merged.detail.item.title, context: page, reader: reader)
         }
     }
 
     var favorites: Page {
-        { _, context in
+        { _, context, reader in
             let entries = try await session.favorites(of: context.owner)
-            let results = entries.map { WebView.favorite($0, session: session) }
-            return render("favorites", title: "Favourites", context: ["results": results])
+            let results = entries.map { WebView.favorite($0, session: session, strings: reader.strings) }
+            return render("favorites", title: reader.strings["favorites"], context: ["results": results], reader: reader)
         }
     }
 
     var history: Page {
-        { _, context in
+        { _, context, reader in
+            let strings = reader.strings
             let entries = try await history(context.owner)
             let rows: [[String: Any]] = entries.map { entry in
                 [
                     "query": entry.query, "href": WebView.searchHref(entry.query),
-                    "providers": entry.providers.isEmpty ? "all providers" : entry.providers.joined(separator: ", "),
+                    "providers": entry.providers.isEmpty ? strings["allSources"]
+                        : entry.providers.map { WebView.name($0, session: session) }.joined(separator: ", "),
                     "when": entry.searchedAt.formatted(.iso8601),
-                    "whenText": entry.searchedAt.formatted(date: .abbreviated, time: .shortened),
+                    "whenText": entry.searchedAt.formatted(Date.FormatStyle(date: .abbreviated, time: .shortened).locale(Locale(identifier: strings.code))),
                 ]
             }
-            return render("history", title: "History", context: ["entries": rows, "hasEntries": !rows.isEmpty])
+            return render("history", title: strings["history"], context: ["entries": rows, "hasEntries": !rows.isEmpty], reader: reader)
         }
     }
 
     /// GIPHY's trending GIFs and Aladin's bestsellers, as a grid.
     var trending: Page {
-        { request, context in
+        { request, context, reader in
+            let strings = reader.strings
             let result = try await session.trending(try Parameters(request).fanOutQuery(limit: 24)).result
             let favorites = await favoriteIDs(context.owner)
             let suspensions = await session.suspensions(of: result.outcomes.filter { $0.status == .suspended }.map(\.provider))
-            return render("trending", title: "Trending", context: [
-                "outcomes": result.outcomes.map { WebView.outcome($0, suspensions: suspensions, session: session) },
-                "results": result.results.map { WebView.result($0, favorites: favorites, session: session) },
-            ])
+            return render("trending", title: strings["trending"], context: [
+                "outcomes": result.outcomes.map { WebView.outcome($0, suspensions: suspensions, session: session, strings: strings) },
+                "results": result.results.map { WebView.result($0, favorites: favorites, session: session, strings: strings) },
+            ], reader: reader)
         }
     }
 
@@ -211,18 +291,20 @@ struct WebRoutes: Sendable {
     }
 
     /// The page a visitor past their search budget sees: what happened and when to try again.
-    func limitedPage(retryAfter seconds: Int, query: String) -> Response {
-        render(
-            "error", title: "Too many searches", query: query,
-            context: ["heading": "Too many searches", "limited": true,
-                      "message": "This instance limits how often one address may search. Try again in \(seconds) seconds."],
-            status: .tooManyRequests)
+    func limitedPage(retryAfter seconds: Int, query: String, request: Request) -> Response {
+        let reader = WebReader(request)
+        let strings = reader.strings
+        return render(
+            "error", title: strings["tooManySearches"], query: query,
+            context: ["heading": strings["tooManySearches"], "limited": true,
+                      "message": strings.format("tooManySearchesText", String(seconds))],
+            status: .tooManyRequests, reader: reader)
     }
 
     /// `POST /favorites/toggle` (a form, so the star works without JavaScript): adds or removes the
     /// item `id` names, then goes back to the page it came from (on this instance), else to the item.
     var toggleFavorite: Page {
-        { request, context in
+        { request, context, _ in
             let form = try await FormFields(request)
             let query = try Parameters(request).itemQuery(form["id"])
             let id = try session.checked(query).id
@@ -232,6 +314,27 @@ struct WebRoutes: Sendable {
             let back = Self.localPath(request.headers[.referer], ownOrigin: api.access.ownOrigin(of: request, context: context))
             return Response(status: .seeOther, headers: [.location: back ?? "/items/\(WebView.path(id))"])
         }
+    }
+}
+
+/// Who a page is for: the language it is written in (and whether the answer remembers it in a
+/// cookie: the reader chose it with `?lang=`), and the request's own query, for the language switch.
+struct WebReader: Sendable {
+    let strings: WebStrings
+    let remember: Bool
+    /// The request's query, raw.
+    let query: String?
+
+    init(_ request: Request) {
+        (strings, remember) = WebLanguage.choose(request)
+        query = request.uri.query
+    }
+
+    /// This page in `language`: its own query with `lang` set (a relative reference, so it stays
+    /// under whatever path the page is served at).
+    func href(language: String) -> String {
+        let kept = (query ?? "").fields(separatedBy: "&").filter { !$0.hasPrefix("lang=") && $0 != "lang" }.map(String.init)
+        return "?" + (kept + ["lang=\(language)"]).joined(separator: "&")
     }
 }
 

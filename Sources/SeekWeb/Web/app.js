@@ -2,18 +2,40 @@
 // only ever inserted with textContent or attributes, never as HTML.
 const $ = (selector, root = document) => root.querySelector(selector);
 const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selector));
+// The path the instance is served under ("" or "/books", SEEK_BASE_PATH): this script's own address
+// less /static/app.js. Every URL the script makes starts with it.
+const BASE = new URL(import.meta.url).pathname.replace(/\/static\/app\.js$/, "");
+
+// The page's words, in its language: the server writes them into a JSON block (never run as script).
+const STRINGS = (() => {
+  try { return JSON.parse(document.getElementById("seek-strings")?.textContent || "{}"); } catch { return {}; }
+})();
+
+// The string `key` with {0}, {1}… replaced by `values`.
+function t(key, ...values) {
+  let text = STRINGS[key] || key;
+  values.forEach((value, index) => { text = text.split(`{${index}}`).join(String(value)); });
+  return text;
+}
+
+function resultsText(n) { return n === 1 ? t("result1") : t("resultsN", n); }
 
 const STATUS_LABELS = {
-  ok: (n) => (n === 1 ? "1 result" : `${n} results`),
-  empty: () => "no results",
-  timeout: () => "timed out",
-  error: () => "failed",
-  rateLimited: () => "rate limited",
-  unauthorized: () => "key refused",
-  skipped: () => "no key",
-  suspended: () => "cooling down",
-  unsupported: () => "cannot search",
+  ok: (n) => (n === 1 ? t("statusOk1") : t("statusOkN", n)),
+  empty: () => t("statusEmpty"),
+  timeout: () => t("statusTimeout"),
+  error: () => t("statusError"),
+  rateLimited: () => t("statusRateLimited"),
+  unauthorized: () => t("statusUnauthorized"),
+  skipped: () => t("statusSkipped"),
+  suspended: () => t("statusSuspended"),
+  unsupported: () => t("statusUnsupported"),
 };
+
+// A time of day in the reader's own zone and language ("16:05").
+function clock(date) {
+  return date.toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+}
 
 function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
@@ -60,27 +82,30 @@ const favorites = new Set();
 
 function resultElement(item) {
   const others = (item.sources || []).map((s) => s.id).filter((id) => id !== item.id);
-  const href = `/items/${idPath(item.id)}` + (others.length ? `?also=${encodeURIComponent(others.join(","))}` : "");
+  const href = `${BASE}/items/${idPath(item.id)}` + (others.length ? `?also=${encodeURIComponent(others.join(","))}` : "");
   const kind = item.kind || "book";
   const cover = el("a", { class: `cover cover-${kind}`, href, tabindex: "-1", "aria-hidden": "true" });
-  if (item.imageURL) {
-    const [w, h] = kind === "gif" ? [200, 200] : [180, 270];
-    cover.append(el("img", { src: `/api/v1/items/${idPath(item.id)}/image?size=medium`, alt: "", loading: "lazy", decoding: "async", width: w, height: h }));
-  } else {
-    cover.append(el("span", { class: "noimage" }, (item.title || "?").slice(0, 1).toUpperCase()));
-  }
+  // Every item has an image: the source's, or the cover the server draws when it has none.
+  const [w, h] = kind === "gif" ? [200, 200] : [180, 270];
+  cover.append(el("img", { src: `${BASE}/api/v1/items/${idPath(item.id)}/image?size=medium`, alt: "", loading: "lazy", decoding: "async", width: w, height: h }));
   const meta = el("p", { class: "meta" });
   if (item.creators && item.creators.length) meta.append(el("span", { class: "creators" }, item.creators.join(", ")));
   if (item.year) meta.append(el("span", { class: "year" }, String(item.year)));
   const sources = el("p", { class: "sources" });
+  if (item.owned) {
+    const formats = (item.owned.formats || []).join(", ");
+    sources.append(el("span", { class: "badge owned", "data-owned-formats": "" }, formats ? t("ownedFormats", formats) : t("owned")));
+  }
   for (const source of item.sources || [{ provider: item.provider }]) sources.append(el("span", { class: "badge" }, providerName(source.provider)));
   const info = el("div", { class: "info" },
     el("h2", { class: "title" }, el("a", { href }, item.title || "")),
     item.subtitle ? el("p", { class: "subtitle" }, item.subtitle) : null,
     meta, sources);
-  const star = el("button", { type: "button", class: "fav", "data-favorite-toggle": "", "data-id": item.id, "aria-pressed": String(favorites.has(item.id)), title: "Favourite" },
-    el("span", { "aria-hidden": "true" }, "★"), el("span", { class: "visually-hidden" }, `Favourite: ${item.title || ""}`));
-  return el("li", { class: "result", "data-item-id": item.id, "data-kind": kind }, cover, info, star);
+  const star = el("button", { type: "button", class: "fav", "data-favorite-toggle": "", "data-id": item.id, "aria-pressed": String(favorites.has(item.id)), title: t("favorite") },
+    el("span", { "aria-hidden": "true" }, "★"), el("span", { class: "visually-hidden" }, t("favoriteOf", item.title || "")));
+  const attributes = { class: "result", "data-item-id": item.id, "data-kind": kind };
+  if (item.owned) attributes["data-owned"] = "true";
+  return el("li", attributes, cover, info, star);
 }
 
 const names = {};
@@ -97,7 +122,8 @@ function rememberNames() {
   for (const id of (list && list.dataset.favorites ? list.dataset.favorites.split(" ") : [])) if (id) favorites.add(id);
 }
 
-function setStatus(outcome) {
+// A provider's part of the strip: `add` counts the items of a further page on top of those shown.
+function setStatus(outcome, add = false) {
   const strip = $("#providers");
   if (!strip) return;
   const id = outcome.id || outcome.provider;
@@ -107,27 +133,31 @@ function setStatus(outcome) {
       el("span", { class: "pname" }, providerName(id)), " ", el("span", { class: "pstate" }), " ", el("span", { class: "ptime" }));
     strip.append(node);
   }
-  node.dataset.status = outcome.status;
-  const label = STATUS_LABELS[outcome.status];
-  $(".pstate", node).textContent = label ? label(outcome.count || 0) : outcome.status;
+  const count = (add ? Number.parseInt(node.dataset.count || "0", 10) || 0 : 0) + (outcome.count || 0);
+  // A further page's failure does not hide what the first pages found.
+  const status = add && count > 0 && outcome.status !== "ok" ? "ok" : outcome.status;
+  node.dataset.status = status;
+  node.dataset.count = String(count);
+  const label = STATUS_LABELS[status];
+  $(".pstate", node).textContent = label ? label(count) : status;
   let time = $(".ptime", node);
   if (!time) { time = el("span", { class: "ptime" }); node.append(" ", time); }
   time.textContent = outcome.status === "skipped" || outcome.status === "suspended" ? "" : `${outcome.elapsedMs} ms`;
-  node.title = outcome.error || "";
+  node.removeAttribute("title");
 }
 
 async function showCooldowns() {
   const waiting = $$("[data-provider][data-status=suspended]").filter((n) => !$(".puntil", n));
   if (!waiting.length) return;
   try {
-    const answer = await fetch("/api/v1/providers", { headers: { accept: "application/json" } });
+    const answer = await fetch(`${BASE}/api/v1/providers`, { headers: { accept: "application/json" } });
     const providers = await answer.json();
     for (const provider of providers.providers || []) {
       if (!provider.suspendedUntil) continue;
       const node = waiting.find((n) => n.dataset.provider === provider.id);
       if (!node) continue;
       const when = new Date(provider.suspendedUntil);
-      node.append(" ", el("span", { class: "puntil" }, "back at ", el("time", { datetime: provider.suspendedUntil }, when.toLocaleTimeString())));
+      node.append(" ", el("span", { class: "puntil" }, el("time", { datetime: provider.suspendedUntil }, t("backAt", clock(when)))));
     }
   } catch { /* the strip keeps what it has */ }
 }
@@ -141,15 +171,15 @@ function setNotices(query, items, outcomes) {
     const list = el("ul");
     for (const o of outcomes) {
       const label = STATUS_LABELS[o.status];
-      list.append(el("li", {}, el("strong", {}, providerName(o.id)), `: ${label ? label(o.count) : o.status}${o.error ? ` (${o.error})` : ""}`));
+      // The status in words only: an error's technical cause stays in the server's log.
+      list.append(el("li", {}, el("strong", {}, providerName(o.id || o.provider)), `: ${label ? label(o.count) : o.status}`));
     }
     notices.append(el("div", { class: "notice failed", "data-all-failed": "", role: "alert" },
-      el("h2", {}, "No provider answered"), el("p", {}, `Every provider failed or was skipped for “${query}”:`), list,
-      el("p", {}, "Try again in a minute (a provider that failed often rests for a while), check the network, or search a single provider with a bang such as !ol.")));
+      el("h2", {}, t("noneAnswered")), el("p", {}, t("noneAnsweredFor", query)), list, el("p", {}, t("noneAnsweredHint"))));
   } else if (!items.length) {
-    const link = el("a", { href: "/trending" }, "what is trending");
-    notices.append(el("div", { class: "notice", "data-empty": "" }, el("h2", {}, `No results for “${query}”`),
-      el("p", {}, "Every provider answered, none had a match. Try fewer or other words, check the spelling, or look at ", link, ".")));
+    const link = el("a", { href: `${BASE}/trending` }, t("whatIsTrending"));
+    notices.append(el("div", { class: "notice", "data-empty": "" }, el("h2", {}, t("noResultsFor", query)),
+      el("p", {}, t("noResultsHint"), " ", link, ".")));
   }
 }
 
@@ -162,14 +192,14 @@ function setCount(text) {
 
 function showLimited(answer) {
   const seconds = Number.parseInt(answer.headers.get("Retry-After") || "", 10);
-  const when = Number.isFinite(seconds) && seconds > 0 ? `in ${seconds} seconds` : "in a moment";
-  setCount(`Too many searches from your address: try again ${when}.`);
+  const when = Number.isFinite(seconds) && seconds > 0 ? t("inSeconds", seconds) : t("inAMoment");
+  setCount(t("limited", when));
   const count = $("#count");
   if (count) count.setAttribute("data-rate-limited", "");
   // No provider was asked: the strip says so instead of waiting for ever.
   for (const node of $$("[data-provider][data-status=pending]")) {
     node.dataset.status = "skipped";
-    $(".pstate", node).textContent = "not asked";
+    $(".pstate", node).textContent = t("notAsked");
     const time = $(".ptime", node);
     if (time) time.textContent = "";
   }
@@ -183,7 +213,7 @@ async function stream(list) {
   if (list.dataset.providers) params.set("providers", list.dataset.providers);
   let summary = null;
   try {
-    const answer = await fetch(`/api/v1/search/stream?${params}`, { headers: { accept: "application/x-ndjson" } });
+    const answer = await fetch(`${BASE}/api/v1/search/stream?${params}`, { headers: { accept: "application/x-ndjson" } });
     if (answer.status === 429) { showLimited(answer); return; }
     if (!answer.ok || !answer.body) throw new Error(`HTTP ${answer.status}`);
     const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -200,7 +230,7 @@ async function stream(list) {
         if (message.type === "batch") {
           setStatus(message);
           appendItems(list, message.items || []);
-          setCount(`${list.children.length} so far…`);
+          setCount(t("soFar", list.children.length));
         } else if (message.type === "summary") {
           summary = message;
         }
@@ -208,7 +238,7 @@ async function stream(list) {
       if (done) break;
     }
   } catch (error) {
-    setCount("The search stopped: reload the page to try again.");
+    setCount(t("streamStopped"));
     return;
   }
   if (!summary) return;
@@ -217,7 +247,7 @@ async function stream(list) {
   for (const outcome of summary.providers) setStatus(outcome);
   for (const node of $$("[data-provider][data-status=pending]")) node.remove();
   setNotices(query, summary.items, summary.providers);
-  setCount(summary.items.length === 1 ? "1 result" : `${summary.items.length} results`);
+  setCount(resultsText(summary.items.length));
   list.dataset.next = summary.next || "";
   list.dataset.stream = "0";
   showCooldowns();
@@ -248,13 +278,15 @@ async function loadNext(list) {
   const params = new URLSearchParams({ q: list.dataset.query, cursor: next });
   if (list.dataset.providers) params.set("providers", list.dataset.providers);
   try {
-    const answer = await fetch(`/api/v1/search?${params}`, { headers: { accept: "application/json" } });
+    const answer = await fetch(`${BASE}/api/v1/search?${params}`, { headers: { accept: "application/json" } });
     if (answer.status === 429) { showLimited(answer); list.dataset.next = ""; return; }
     if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
     const page = await answer.json();
     appendItems(list, page.items || []);
     list.dataset.next = page.next || "";
-    setCount(`${list.children.length} results`);
+    // The strip counts what each source gave over every page shown, as the count does the rows.
+    for (const outcome of page.providers || []) setStatus(outcome, true);
+    setCount(resultsText(list.children.length));
   } catch {
     list.dataset.next = next;
   } finally {
@@ -265,7 +297,7 @@ async function loadNext(list) {
     if (link) link.remove();
     if (observer) observer.disconnect();
   } else {
-    if (link) link.href = `/search?${params.toString().replace(/cursor=[^&]*/, `cursor=${encodeURIComponent(list.dataset.next)}`)}`;
+    if (link) link.href = `${BASE}/search?${params.toString().replace(/cursor=[^&]*/, `cursor=${encodeURIComponent(list.dataset.next)}`)}`;
     // Still in view (a short page): keep going.
     const pager = $("#pager");
     if (pager && pager.getBoundingClientRect().top < window.innerHeight) loadNext(list);
@@ -289,12 +321,12 @@ async function toggleFavorite(button) {
   const on = button.getAttribute("aria-pressed") !== "true";
   button.disabled = true;
   try {
-    const answer = await fetch(`/api/v1/favorites/${idPath(id)}`, { method: on ? "PUT" : "DELETE" });
+    const answer = await fetch(`${BASE}/api/v1/favorites/${idPath(id)}`, { method: on ? "PUT" : "DELETE" });
     if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
     for (const star of $$("[data-favorite-toggle]")) if (star.dataset.id === id) star.setAttribute("aria-pressed", String(on));
     if (on) favorites.add(id); else favorites.delete(id);
   } catch {
-    button.title = "Could not change the favourite: try again";
+    button.title = t("favoriteFailed");
   } finally {
     button.disabled = false;
   }
@@ -315,7 +347,7 @@ function setUpSuggestions() {
     timer = setTimeout(async () => {
       asked = prefix;
       try {
-        const answer = await fetch(`/api/v1/suggest?${new URLSearchParams({ q: prefix, limit: "8" })}`);
+        const answer = await fetch(`${BASE}/api/v1/suggest?${new URLSearchParams({ q: prefix, limit: "8" })}`);
         if (!answer.ok || asked !== prefix) return;
         const document = await answer.json();
         options.replaceChildren(...(document.suggestions || []).map((s) => { const o = el("option"); o.value = s; return o; }));
@@ -349,7 +381,7 @@ function setUpKeys() {
   });
 }
 
-// ---- Images: a cover that does not load leaves its reserved box with a letter -------------------
+// ---- Images: a cover that does not load (the server unreachable) leaves a box with the title -----
 
 function setUpImages() {
   document.addEventListener("error", (event) => {
@@ -357,16 +389,25 @@ function setUpImages() {
     if (!(image instanceof HTMLImageElement)) return;
     const box = image.parentElement;
     if (!box) return;
-    const title = box.closest("[data-item-id]")?.querySelector(".title")?.textContent || "?";
-    image.replaceWith(el("span", { class: "noimage" }, title.trim().slice(0, 1).toUpperCase()));
+    const holder = box.closest("[data-item-id]");
+    const title = holder?.querySelector(".title, h1")?.textContent || "";
+    image.replaceWith(el("span", { class: "noimage" }, title.trim()));
   }, true);
+}
+
+// Times the server wrote in its own zone, again in the reader's.
+function localTimes() {
+  for (const time of $$(".puntil time[datetime]")) {
+    const when = new Date(time.getAttribute("datetime"));
+    if (!Number.isNaN(when.getTime())) time.textContent = t("backAt", clock(when));
+  }
 }
 
 function setUpHistory() {
   const button = $("[data-clear-history]");
   if (!button) return;
   button.addEventListener("click", async () => {
-    const answer = await fetch("/api/v1/history", { method: "DELETE" });
+    const answer = await fetch(`${BASE}/api/v1/history`, { method: "DELETE" });
     if (answer.ok) window.location.reload();
   });
 }
@@ -384,6 +425,7 @@ function start() {
   setUpSuggestions();
   setUpKeys();
   setUpImages();
+  localTimes();
   setUpHistory();
   document.addEventListener("click", (event) => {
     const star = event.target instanceof Element ? event.target.closest("[data-favorite-toggle]") : null;
