@@ -324,7 +324,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GoogleBooksProviderTests",
-            dependencies: ["GoogleBooksProvider", "SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekTesting"],
+            dependencies: ["GoogleBooksProvider", "SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekTesting", "SeekRuntime"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -336,7 +336,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
             name: "CrossrefProviderTests",
-            dependencies: ["CrossrefProvider", "SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekTesting"],
+            dependencies: ["CrossrefProvider", "SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekTesting", "SeekRuntime"],
             swiftSettings: strictSettings
         ),
         .testTarget(
