@@ -115,7 +115,7 @@ public struct JSONDeclaredProvider: SearchProvider {
                     || (header.value.placeholders.contains("key") && declaration.keyEnv == variable)
             }
             return ProviderRequirement(
-                variable: variable, purpose: header.map { "API key (header \($0.name))" } ?? "API key",
+                variable: variable, purpose: header.map { "API key, sent in the \($0.name) header" } ?? "API key",
                 required: !declaration.optionalKeys.contains(variable), isSet: keys[variable] != nil)
         }
     }

@@ -136,6 +136,10 @@ struct DeclarationFormatTests {
             // The default base URL when the variable is unset.
             let provider = try bundledFactory(id).make(ProviderEnvironment(settings: Settings(), transport: NoTransport()))
             #expect(provider.endpoint.hasPrefix(base + "/"), "\(provider.endpoint)")
+            // `seek providers` lists what each needs: every key variable, required, and not set here.
+            #expect(provider.requirements.map(\.variable) == keys)
+            #expect(provider.requirements.allSatisfy { $0.required && !$0.isSet })
+            #expect(provider.missingRequirements.map(\.variable) == keys)
         }
         #expect(try JSONDeclaredProvider.bundledDeclaration("kakao").headers.map(\.name) == ["Authorization"])
     }
