@@ -19,6 +19,10 @@ enum CrossrefMapping {
         guard let doi = text(work["DOI"]).flatMap(doi) else { return nil }
         var identifiers = Identifiers(other: ["doi": doi])
         if isWholeBook(work) { identifiers.add(isbns: isbns(work)) }
+        // What the merger reads: the work's type marks a part (never joined by its book's ISBN or title),
+        // and its language keeps translations apart.
+        identifiers.other["crossrefType"] = text(work["type"])
+        identifiers.other["language"] = text(work["language"])
         let title = first(work["title"]) ?? first(work["container-title"]).map { "(untitled part of) " + $0 } ?? doi
         var item = Item(
             id: ItemID(provider: CrossrefProvider.id, value: doi),

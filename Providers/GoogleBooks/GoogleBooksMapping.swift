@@ -13,6 +13,8 @@ enum GoogleBooksMapping {
         let info = volume["volumeInfo"]
         var identifiers = Identifiers(other: ["googleVolume": id])
         identifiers.add(isbns: isbns(info?["industryIdentifiers"]))
+        // The language the merger reads (`pt-BR` as given): a translation is another book unless an ISBN says so.
+        identifiers.other["language"] = text(info?["language"])
         let title = text(info?["title"])
         var item = Item(
             id: ItemID(provider: GoogleBooksProvider.id, value: id),

@@ -61,6 +61,9 @@ struct CrossrefSharedFixtureTests {
             #expect(items.map(\.title) == ["Communicating Ecology", "Chemical Ecology"])
             #expect(Set(items.map(\.id)).count == 2)
             #expect(items.allSatisfy { $0.identifiers.isbn13.isEmpty })
+            // Each marks itself a part, for the merger: never joined by its book's ISBN or title.
+            #expect(items.allSatisfy { $0.identifiers.other["crossrefType"] == "reference-entry" })
+            #expect(items.allSatisfy { $0.identifiers.other["language"] == "en" })
             #expect(items.map(\.year) == [2022, 2012])
             #expect(items[1].creators.count == 1)
             let recorded = try #require(try sharedBytes("search_query_ecology_rows2_reference_entries_2026-06_habanero.json"))

@@ -87,6 +87,7 @@ struct GoogleBooksProviderTests {
             ], total: 3)))
             let page = try await provider.search(SearchRequest(query: "x", language: "pt"))
             #expect(page.items.map(\.id.value) == ["ptAAAAAAAAAJ", "noAAAAAAAAAJ"])
+            #expect(page.items.first?.identifiers.other["language"] == "pt-BR", "the language the merger reads")
         }
     }
 
