@@ -61,10 +61,13 @@ final class CalibreIndex: Sendable {
             var hits: [Hit] = []
             let rows = try Row.fetchCursor(
                 db,
+                // Ranked on the FTS table alone (row ids and scores in the sorter, not every match's
+                // fields), then the page's rows joined: a common word matches tens of thousands of books.
                 sql: """
                     SELECT b.id, b.title, b.authors, b.year, b.isbns, b.other, b.formats, b.path, b.has_cover, b.stamp
-                    FROM book_text JOIN books b ON b.id = book_text.rowid
-                    WHERE book_text MATCH ? ORDER BY bm25(book_text, 10.0, 6.0, 4.0, 2.0, 2.0, 8.0), b.id LIMIT ? OFFSET ?
+                    FROM (SELECT rowid, bm25(book_text, 10.0, 6.0, 4.0, 2.0, 2.0, 8.0) AS score FROM book_text
+                          WHERE book_text MATCH ? ORDER BY score, rowid LIMIT ? OFFSET ?) AS hit
+                    JOIN books b ON b.id = hit.rowid ORDER BY hit.score, hit.rowid
                     """,
                 arguments: [match, limit, offset])
             while let row = try rows.next() {

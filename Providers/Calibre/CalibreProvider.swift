@@ -118,7 +118,7 @@ public struct CalibreProvider: SearchProvider {
         guard let index else {
             throw SeekError(
                 .missingKey(variable: Self.libraryVariable), provider: Self.id,
-                detail: "no library: export \(Self.libraryVariable)=/path/to/your/Calibre Library")
+                detail: "export \(Self.libraryVariable)=/path/to/your/Calibre Library (the folder that holds metadata.db)")
         }
         return index
     }

@@ -59,7 +59,9 @@ public struct SeekError: Error, Sendable, Hashable, CustomStringConvertible {
         case .rateLimited(let retry):
             base = retry.map { "rate limited (retry after \(Self.format($0))s)" } ?? "rate limited"
         case .unauthorized: base = "unauthorized (API key rejected)"
-        case .missingKey(let variable): base = "no API key (set \(variable))"
+        case .missingKey(let variable):
+            // A source may need a folder rather than a key (the Calibre library, SEEK_CALIBRE_LIBRARY).
+            base = variable.contains("KEY") || variable.contains("TOKEN") ? "no API key (set \(variable))" : "\(variable) is not set"
         case .notFound: base = "not found"
         case .undecodable: base = "undecodable response"
         case .bodyTooLarge(let limit): base = "response larger than \(limit) bytes"

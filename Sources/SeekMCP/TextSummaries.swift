@@ -41,12 +41,14 @@ enum TextSummaries {
         let item = merged.item
         let year = item.year.map { " (\($0))" } ?? ""
         let sources = merged.sources.count > 1 ? " [\(merged.sources.count) sources]" : ""
-        let fixed = "\(number). " + year + " · " + item.id.description + sources
+        // The reader's own copy (issue 49), with its formats: "owned EPUB,PDF".
+        let owned = item.owned.map { " · owned" + ($0.formats.isEmpty ? "" : " " + clip($0.formats.joined(separator: ","), to: 20)) } ?? ""
+        let fixed = "\(number). " + year + " · " + item.id.description + sources + owned
         var room = max(12, lineLimit - fixed.unicodeScalars.count)
         let title = clip(item.title, to: min(titleLimit, room))
         room -= title.unicodeScalars.count
         let creators = item.creators.isEmpty || room < 8 ? "" : " — " + clip(byline(item.creators), to: min(creatorsLimit, room - 3))
-        return "\(number). \(title)\(creators)\(year) · \(item.id)\(sources)"
+        return "\(number). \(title)\(creators)\(year) · \(item.id)\(sources)\(owned)"
     }
 
     static func detail(_ detail: ItemDetail) -> String {
@@ -56,6 +58,7 @@ enum TextSummaries {
             + (names.isEmpty ? "" : " — " + clip(byline(names), to: 80))
             + (item.year.map { " (\($0))" } ?? "")]
         var facts = ["\(item.id)", item.kind.rawValue]
+        if let owned = item.owned { facts.append("owned" + (owned.formats.isEmpty ? "" : " (\(clip(owned.formats.joined(separator: ", "), to: 40)))")) }
         if !detail.publishers.isEmpty { facts.append(clip(detail.publishers.joined(separator: ", "), to: 60)) }
         if let date = detail.publishDate { facts.append(clip(date, to: 30)) }
         if let pages = detail.pageCount { facts.append("\(pages) pages") }

@@ -1,4 +1,5 @@
 import AladinProvider
+import CalibreProvider
 import CrossrefProvider
 import DeclaredProvider
 import Foundation
@@ -33,6 +34,7 @@ public enum CompositionRoot {
         GoogleBooksProvider.factory,
         CrossrefProvider.factory,
     ] + JSONDeclaredProvider.bundled  // Kakao, Naver, Project Gutenberg: declarations shipped as files (Providers/Declared/Bundled)
+        + [CalibreProvider.factory]  // the reader's own library (SEEK_CALIBRE_LIBRARY), last: a tie goes to a remote source
 
     /// The content ratings a call may ask for before a session is open: those the built-in providers
     /// declare (`SeekSession.contentRatings` adds those of the providers a session registers).
@@ -87,7 +89,10 @@ public enum CompositionRoot {
         builder.register(SettingsKey.self, settings)
         // Checked now (a mistake is a configuration error for every command), built on first use.
         let imageCache = try ImageCacheConfiguration(settings: settings)
-        builder.register(ImageStoreKey.self) { ImageCache(configuration: imageCache, transport: transport) }
+        // The library's covers are files: the cache reads those inside the library folder, and no other file.
+        let library = CalibreProvider.libraryRoot(settings: settings)
+        let images: any HTTPTransport = library.map { LibraryFilesTransport(roots: [$0], base: transport) } ?? transport
+        builder.register(ImageStoreKey.self) { ImageCache(configuration: imageCache, transport: images) }
         builder.register(ProvidersKey.self, registry)
         builder.register(ResilienceKey.self, resilience)
         builder.register(UserStateKey.self, userState)

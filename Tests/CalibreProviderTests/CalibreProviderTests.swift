@@ -301,6 +301,8 @@ struct CalibreProviderTests {
     @Test("queries: words as prefixes, ISBNs as ISBN-13s, FTS5 syntax quoted away")
     func queries() {
         #expect(CalibreQuery.match("lord rings") == "\"lord\"* AND \"rings\"*")
+        #expect(CalibreQuery.match("the lord of the rin") == "\"the\" AND \"lord\"* AND \"of\" AND \"the\" AND \"rin\"*")
+        #expect(CalibreQuery.match("소년 온다") == "\"소년\"* AND \"온다\"*")
         #expect(CalibreQuery.match("978-0-618-26030-0") == "identifiers : \"9780618260300\"")
         #expect(CalibreQuery.match("0618260307") == "identifiers : \"9780618260300\"")
         #expect(CalibreQuery.match("a \"NEAR(x\" OR") == "\"a\" AND \"\"\"NEAR(x\"\"\"* AND \"OR\"*")

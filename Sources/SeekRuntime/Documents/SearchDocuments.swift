@@ -42,6 +42,7 @@ public struct ItemDocument: JSONWritable {
         writer.field("isbn10", item.identifiers.isbn10)
         writer.field("identifiers", item.identifiers.other)
         let images = Dictionary(uniqueKeysWithValues: item.images.map { ($0.key.rawValue, ImageDocument(reference: $0.value)) })
+        writer.field("owned", item.owned.map(OwnedDocument.init))
         writer.field("images", images)
         writer.field("description", detail.description)
         writer.field("contributors", detail.contributors.map(ContributorDocument.init))
