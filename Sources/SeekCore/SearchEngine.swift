@@ -180,7 +180,9 @@ public struct SearchEngine: Sendable {
         let inputs = MergeMemo.Inputs(
             batches: batches.map { MergeMemo.Batch(provider: $0.outcome.provider, items: $0.items) }, weights: weights, ranking: ranking)
         return Self.memo.merged(inputs) {
-            ResultMerger.merge(inputs.batches.map { ($0.provider, $0.items) }, weights: weights, ranking: ranking)
+            let merged = ResultMerger.merge(inputs.batches.map { ($0.provider, $0.items) }, weights: weights, ranking: ranking)
+            // Rows a library copy joined say so, scored by their remote sources (OwnedRows.swift, issue 49).
+            return OwnedRows.mark(merged, lists: inputs.batches.map(\.items), ranking: ranking)
         }
     }
 
