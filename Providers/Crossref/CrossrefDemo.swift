@@ -10,6 +10,7 @@ extension CrossrefProvider {
             DemoRoute("/works", answer: CrossrefDemo.search),
             DemoRoute("/works/*", answer: CrossrefDemo.work),
         ],
+        sampleQueries: ["ecology", "widget"],
         recording: CrossrefDemo.recording)
 }
 

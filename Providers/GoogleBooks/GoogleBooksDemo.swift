@@ -10,6 +10,7 @@ extension GoogleBooksProvider {
             DemoRoute("/books/v1/volumes", answer: GoogleBooksDemo.search),
             DemoRoute("/books/v1/volumes/*", answer: GoogleBooksDemo.volume),
         ],
+        sampleQueries: ["harry potter", "faith", "cragside"],
         recording: GoogleBooksDemo.recording)
 }
 

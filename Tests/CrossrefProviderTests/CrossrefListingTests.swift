@@ -43,3 +43,17 @@ struct CrossrefListingTests {
         }
     }
 }
+
+extension CrossrefListingTests {
+    @Test("each demo sample query gets recorded works")
+    func sampleQueriesAnswer() throws {
+        let demo = try #require(CrossrefProvider.factory.demo)
+        #expect(!demo.sampleQueries.isEmpty)
+        let search = try #require(demo.routes.first { $0.path == "/works" })
+        for query in demo.sampleQueries {
+            let answer = search.answer(DemoRequest(path: "/works", query: ["query": query, "rows": "20"]))
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
+            #expect((((object["message"] as? [String: Any])?["items"] as? [Any])?.count ?? 0) > 0, "\(query)")
+        }
+    }
+}

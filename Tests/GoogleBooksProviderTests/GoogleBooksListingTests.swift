@@ -51,3 +51,17 @@ struct GoogleBooksListingTests {
         }
     }
 }
+
+extension GoogleBooksListingTests {
+    @Test("each demo sample query gets recorded volumes")
+    func sampleQueriesAnswer() throws {
+        let demo = try #require(GoogleBooksProvider.factory.demo)
+        #expect(!demo.sampleQueries.isEmpty)
+        let search = try #require(demo.routes.first { $0.path == "/books/v1/volumes" })
+        for query in demo.sampleQueries {
+            let answer = search.answer(DemoRequest(path: "/books/v1/volumes", query: ["q": query, "maxResults": "10"]))
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])
+            #expect(((object["items"] as? [Any])?.count ?? 0) > 0, "\(query)")
+        }
+    }
+}
