@@ -322,16 +322,26 @@ public struct JSONDeclaredProvider: SearchProvider {
         _ rule: JSONProviderDeclaration.ErrorRule, response: HTTPResponse, body: JSONValue, apiError: SeekError.Kind
     ) -> SeekError {
         let said = rule.message.flatMap { $0.resolve(in: body)?.firstString }.map { UntrustedText.line($0) }
-        let words = said.map { "the API said: \($0)" } ?? client.body("HTTP \(response.status)", response)
+        var words = said.map { "the API said: \($0)" } ?? client.body("HTTP \(response.status)", response)
         let kind: SeekError.Kind
+        var retryAfter = response.retryAfterDate()
         switch rule.outcome {
         case .unauthorized: kind = .unauthorized
-        case .rateLimited: kind = .rateLimited(retryAfterSeconds: response.retryAfter())
+        case .rateLimited:
+            let now = Date()
+            if let reset = rule.reset(after: now) {
+                // A spent daily quota: nothing passes before it resets, so no retry before then.
+                retryAfter = reset
+                kind = .rateLimited(retryAfterSeconds: max(1, reset.timeIntervalSince(now).rounded(.up)))
+                words += "; the quota resets at \(reset.formatted(.iso8601))"
+            } else {
+                kind = .rateLimited(retryAfterSeconds: response.retryAfter())
+            }
         case .notFound, .empty: kind = .notFound
         case .invalidInput: kind = .invalidInput
         case .error: kind = (200..<300).contains(response.status) ? apiError : .httpStatus(response.status)
         }
-        return client.scrub(SeekError(kind, provider: descriptor.id, detail: words, retryAfter: response.retryAfterDate()))
+        return client.scrub(SeekError(kind, provider: descriptor.id, detail: words, retryAfter: retryAfter))
     }
 
     /// The result list at `itemsPath`; missing is an empty list only when the total says zero.

@@ -99,6 +99,40 @@ public struct JSONProviderDeclaration: Sendable, Hashable {
         public let outcome: Outcome
         /// Where the API's own words are, for the message.
         public let message: JSONPath?
+        /// For a spent daily quota: the time of day it resets, as minutes after midnight UTC (`"00:00+09:00"`
+        /// is 900); the call is then `rateLimited` until the next such moment, not retried before.
+        public let resetsAt: Int?
+
+        /// The next reset after `now`.
+        public func reset(after now: Date) -> Date? {
+            guard let resetsAt else { return nil }
+            let day = 86_400.0
+            let seconds = now.timeIntervalSince1970
+            let start = (seconds / day).rounded(.down) * day + Double(resetsAt * 60)
+            return Date(timeIntervalSince1970: start > seconds ? start : start + day)
+        }
+
+        /// "HH:MM" with an optional zone ("+09:00", "-08:00", "Z") as minutes after midnight UTC.
+        static func minutes(_ text: String) -> Int? {
+            let utf8 = Array(text.utf8)
+            func number(_ range: Range<Int>) -> Int? {
+                guard range.upperBound <= utf8.count, range.allSatisfy({ (0x30...0x39).contains(utf8[$0]) }) else { return nil }
+                return Int(String(decoding: utf8[range], as: UTF8.self))
+            }
+            guard utf8.count >= 5, utf8[2] == UInt8(ascii: ":"), let hours = number(0..<2), let minutes = number(3..<5),
+                  hours < 24, minutes < 60
+            else { return nil }
+            var offset = 0
+            if utf8.count == 6, utf8[5] == UInt8(ascii: "Z") {
+                offset = 0
+            } else if utf8.count == 11, utf8[5] == UInt8(ascii: "+") || utf8[5] == UInt8(ascii: "-"), utf8[8] == UInt8(ascii: ":"),
+                      let zoneHours = number(6..<8), let zoneMinutes = number(9..<11), zoneHours <= 14, zoneMinutes < 60 {
+                offset = (zoneHours * 60 + zoneMinutes) * (utf8[5] == UInt8(ascii: "+") ? 1 : -1)
+            } else if utf8.count != 5 {
+                return nil
+            }
+            return ((hours * 60 + minutes - offset) % 1440 + 1440) % 1440
+        }
     }
 
     /// A request header whose value is a template of keys (`KakaoAK {key:SEEK_KAKAO_REST_API_KEY}`).
@@ -489,8 +523,8 @@ public struct JSONProviderDeclaration: Sendable, Hashable {
         return try list.enumerated().map { index, entry in
             let field = "errors[\(index)]"
             guard let object = entry.objectValue else { throw fail(field, "must be an object") }
-            if let unknown = Set(object.keys).subtracting(["status", "path", "equals", "as", "message"]).sorted().first {
-                throw fail(field, "unknown key '\(unknown)' (known: as, equals, message, path, status)")
+            if let unknown = Set(object.keys).subtracting(["status", "path", "equals", "as", "message", "resetsAt"]).sorted().first {
+                throw fail(field, "unknown key '\(unknown)' (known: as, equals, message, path, resetsAt, status)")
             }
             var statuses: [Int] = []
             switch object["status"] {
@@ -521,7 +555,15 @@ public struct JSONProviderDeclaration: Sendable, Hashable {
                 guard case .string(let path) = text else { throw fail(field, "\"message\" must be a path string") }
                 message = try parsePath(path, field, fail)
             }
-            return ErrorRule(statuses: statuses, test: test, outcome: outcome, message: message)
+            var resetsAt: Int?
+            if let value = object["resetsAt"] {
+                guard case .string(let text) = value, let minutes = ErrorRule.minutes(text) else {
+                    throw fail(field, "\"resetsAt\" must be a time of day such as \"00:00+09:00\" (HH:MM, optionally a zone)")
+                }
+                guard outcome == .rateLimited else { throw fail(field, "\"resetsAt\" is for \"as\": \"rateLimited\"") }
+                resetsAt = minutes
+            }
+            return ErrorRule(statuses: statuses, test: test, outcome: outcome, message: message, resetsAt: resetsAt)
         }
     }
 

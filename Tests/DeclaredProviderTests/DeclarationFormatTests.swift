@@ -66,6 +66,8 @@ struct DeclarationFormatTests {
         ("errors", #"[{"path": "code", "as": "explode"}]"#, "errors[0]"),
         ("errors", #"[{"as": "rateLimited"}]"#, "errors[0]"),
         ("errors", #"[{"status": 999, "as": "error"}]"#, "errors[0]"),
+        ("errors", #"[{"path": "code", "as": "rateLimited", "resetsAt": "25:00"}]"#, "errors[0]"),
+        ("errors", #"[{"path": "code", "as": "error", "resetsAt": "00:00+09:00"}]"#, "errors[0]"),
         ("bangs", #"["Not A Bang"]"#, "bangs"),
         ("rateLimit", #""fast""#, "rateLimit"),
         ("concurrency", "1.5", "concurrency"),
@@ -290,6 +292,24 @@ final class LockedPeak: @unchecked Sendable {
 
 @Suite("Config-declared providers: text transforms")
 struct DeclaredTextTests {
+    @Test("a daily reset time reads as minutes after midnight UTC, and the next reset follows it")
+    func resets() throws {
+        typealias Rule = JSONProviderDeclaration.ErrorRule
+        #expect(Rule.minutes("00:00+09:00") == 900, "midnight in Korea is 15:00 UTC")
+        #expect(Rule.minutes("00:00-08:00") == 480)
+        #expect(Rule.minutes("08:30Z") == 510)
+        #expect(Rule.minutes("23:59") == 1439)
+        for bad in ["24:00", "1:00", "00:00+15:00", "00:00+09", "aa:bb", "", "00:00+09:00x"] {
+            #expect(Rule.minutes(bad) == nil, "\(bad)")
+        }
+        let value = try JSONValue(parsing: Data(#"{"id": "r", "searchURL": "https://a.example/s?q={query}", "fields": {"id": "i", "title": "t"}, "errors": [{"path": "code", "as": "rateLimited", "resetsAt": "00:00+09:00"}]}"#.utf8))
+        let rule = try #require(try JSONProviderDeclaration(parsing: value).errorRules.first)
+        let before = Date(timeIntervalSince1970: 1_796_565_600)  // 2026-12-06T14:00:00Z
+        #expect(rule.reset(after: before) == Date(timeIntervalSince1970: 1_796_569_200), "15:00 the same day")
+        let after = Date(timeIntervalSince1970: 1_796_572_800)  // 16:00Z
+        #expect(rule.reset(after: after) == Date(timeIntervalSince1970: 1_796_569_200 + 86_400), "15:00 the next day")
+    }
+
     @Test("markup is stripped and references decoded once; a lone < stays")
     func markup() {
         #expect(DeclaredText.strippingMarkup("<b>보노보노</b>처럼") == "보노보노처럼")

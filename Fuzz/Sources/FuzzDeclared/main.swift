@@ -65,7 +65,7 @@ let grown = """
    },
    "attributes": {"sale": "saleInfo", "rating": "volumeInfo.averageRating"},
    "errors": [
-     {"path": "error.errors.reason", "equals": ["dailyLimitExceeded", "rateLimitExceeded"], "as": "rateLimited", "message": "error.message"},
+     {"path": "error.errors.reason", "equals": ["dailyLimitExceeded", "rateLimitExceeded"], "as": "rateLimited", "message": "error.message", "resetsAt": "00:00-08:00"},
      {"path": "error.details.reason", "equals": "API_KEY_INVALID", "as": "unauthorized", "message": "error.message"},
      {"status": 404, "path": "detail", "as": "empty"},
      {"status": [422, 503], "as": "error", "message": "error"}
