@@ -38,7 +38,7 @@ struct DemoDetailTests {
         let server = SeekServer(session: session, port: 0, logger: logger)
         let result: Result<T, any Error>
         do {
-            result = .success(try await Application(router: server.router()).test(.router) { client in try await body(client) })
+            result = .success(try await Application(router: server.router(), logger: server.logger).test(.router) { client in try await body(client) })
         } catch {
             result = .failure(error)
         }

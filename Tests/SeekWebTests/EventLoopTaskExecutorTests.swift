@@ -1,5 +1,6 @@
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -158,7 +159,10 @@ struct EventLoopTaskExecutorTests {
             }
             return "handler \(handler), child \(await child), deadline \(raced)"
         }
-        let application = Application(router: router, eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton))
+        // Quiet: Hummingbird's own logger would print at info on stdout.
+        let application = Application(
+            router: router, eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton),
+            logger: Logger(label: "seek.test.loops", factory: { _ in SwiftLogNoOpLogHandler() }))
         try await application.test(.live) { client in
             for _ in 0..<4 {
                 try await client.execute(uri: "/where", method: .get) { response in

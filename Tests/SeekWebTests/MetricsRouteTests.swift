@@ -40,7 +40,7 @@ struct MetricsRouteTests {
         _ harness: ServerHarness, host: String, _ body: @Sendable @escaping (any TestClientProtocol) async throws -> T
     ) async throws -> T {
         let server = SeekServer(session: harness.session, host: host, port: 0, logger: harness.server.logger)
-        return try await Application(router: server.router()).test(.router) { client in try await body(client) }
+        return try await Application(router: server.router(), logger: server.logger).test(.router) { client in try await body(client) }
     }
 
     @Test("on a loopback bind, /metrics answers Prometheus text counting the requests before it")

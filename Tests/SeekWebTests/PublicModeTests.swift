@@ -30,11 +30,11 @@ struct PublicServer {
     }
 
     func withRouter<T: Sendable>(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> T) async throws -> T {
-        try await Application(router: server.router()).test(.router) { client in try await body(client) }
+        try await Application(router: server.router(), logger: server.logger).test(.router) { client in try await body(client) }
     }
 
     func withLiveServer<T: Sendable>(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> T) async throws -> T {
-        try await Application(router: server.router()).test(.live) { client in try await body(client) }
+        try await Application(router: server.router(), logger: server.logger).test(.live) { client in try await body(client) }
     }
 
     func stop() async throws { try await harness.stop() }

@@ -52,12 +52,12 @@ struct ServerHarness {
 
     /// Runs `body` against the router (no sockets).
     func withRouter<T: Sendable>(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> T) async throws -> T {
-        try await Application(router: server.router()).test(.router) { client in try await body(client) }
+        try await Application(router: server.router(), logger: server.logger).test(.router) { client in try await body(client) }
     }
 
     /// Runs `body` against a real server on a loopback port.
     func withLiveServer<T: Sendable>(_ body: @Sendable @escaping (any TestClientProtocol) async throws -> T) async throws -> T {
-        try await Application(router: server.router()).test(.live) { client in try await body(client) }
+        try await Application(router: server.router(), logger: server.logger).test(.live) { client in try await body(client) }
     }
 
     /// Serves a small Open Library search: `count` works, two with ISBNs Aladin shares.

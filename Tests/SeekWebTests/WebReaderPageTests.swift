@@ -22,7 +22,7 @@ struct WebReaderPageTests {
         server.demoQueries = demo
         let router = server.router()
         let requests = requests
-        let answers = try await Application(router: router).test(.router) { client in
+        let answers = try await Application(router: router, logger: server.logger).test(.router) { client in
             var answers: [Answer] = []
             for request in requests {
                 answers.append(try await client.execute(uri: request.uri, method: .get, headers: request.headers) { ($0.status, $0.headers, $0.text) })
