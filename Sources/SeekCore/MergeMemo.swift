@@ -11,11 +11,13 @@ package final class MergeMemo: Sendable {
         package var batches: [Batch]
         package var weights: [String: Double]
         package var ranking: RankingMethod
+        package var grouping: ResultGrouping
 
-        package init(batches: [Batch], weights: [String: Double], ranking: RankingMethod) {
+        package init(batches: [Batch], weights: [String: Double], ranking: RankingMethod, grouping: ResultGrouping = .work) {
             self.batches = batches
             self.weights = weights
             self.ranking = ranking
+            self.grouping = grouping
         }
 
         /// Whether each batch's items are the very array `other` holds, not only equal ones.
@@ -33,7 +35,7 @@ package final class MergeMemo: Sendable {
         /// A short key naming the inputs (who answered, how many, and with what first); equal inputs
         /// have equal keys, and an entry is used only when its inputs are equal.
         var key: String {
-            var key = ranking.rawValue
+            var key = ranking.rawValue + "/" + grouping.rawValue
             for batch in batches {
                 key += "|\(batch.provider):\(batch.items.count):\(batch.items.first?.id.description ?? "")"
             }

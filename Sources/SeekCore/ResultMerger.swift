@@ -1,11 +1,57 @@
 import Foundation
 
+/// Where one merged result came from: a provider, its item id there, its 1-based rank in that
+/// list, and the provider's ranking weight (so a score can be explained from its sources alone).
+public struct ResultSource: Sendable, Hashable, Codable {
+    public var provider: String
+    public var id: ItemID
+    public var rank: Int
+    public var weight: Double
+    /// The key that joined this source to its row's first (`isbn 9780618640157`, `doi 10.1000/x`,
+    /// `title+creator lord of the rings / tolkien / 1954`); nil for a row's first source.
+    public var joinedBy: String?
+
+    public init(provider: String, id: ItemID, rank: Int, weight: Double = 1, joinedBy: String? = nil) {
+        self.provider = provider
+        self.id = id
+        self.rank = rank
+        self.weight = weight
+        self.joinedBy = joinedBy
+    }
+}
+
+/// One row of a merged search: the combined item, its score and every source that had it.
+public struct MergedResult: Sendable, Hashable {
+    public var item: Item
+    public var score: Double
+    public var sources: [ResultSource]
+    /// Which provider supplied each merged field (`title`, `creators`, `year`, `image`, …).
+    public var provenance: [String: String]
+
+    public init(item: Item, score: Double, sources: [ResultSource], provenance: [String: String] = [:]) {
+        self.item = item
+        self.score = score
+        self.sources = sources
+        self.provenance = provenance
+    }
+}
+
+
 /// Merges per-provider result lists into one ranked list, one row per book.
 ///
-/// Identity: books that share a verified ISBN-13 (ISBN-10s are converted, bad check digits dropped)
-/// are one row — union-find, so A=B by one ISBN and B=C by another join all three. Only books with
-/// no ISBN fall back to normalised title + first creator + year. GIFs never merge. A key shared by
-/// two items of the same provider joins nothing: its distinct ids are its own distinct records.
+/// Identity (issue 48, `BookIdentity`): records that share a typed identifier — a verified ISBN-13
+/// (ISBN-10s converted, bad check digits dropped), a DOI, an OCLC number, an LCCN, an Open Library
+/// work or edition id — are one row, by union-find, so A=B by one key and B=C by another join all
+/// three. Across sources, records also join on a guarded title key: normalised title, creators'
+/// family names and year, with volume numbers, box sets, generic titles and languages guarded. A
+/// part (chapter, entry) is never identified by its container's ISBN. Keys are blocked in
+/// dictionaries: no page compares every pair. GIFs never merge. A key shared by two items of the
+/// same provider joins nothing: its distinct ids are its own distinct records.
+///
+/// `grouping`: `.work` joins a work's editions; `.edition` never joins two records whose ISBN-13s
+/// differ (nor rows holding such records), and Open Library work ids join nothing.
+///
+/// Each source of a row after its first says which key joined it (`ResultSource.joinedBy`).
 ///
 /// Score: `RankingMethod` — SearXNG's |P| · Πw · Σ 1/p by default, or reciprocal rank fusion.
 ///
@@ -14,8 +60,13 @@ import Foundation
 /// most, the earliest year, the largest image (by size, then pixels), identifiers united. For full
 /// records (`mergeDetails`) also the longest description, and subjects and publishers united.
 public enum ResultMerger {
+    /// The most records of one block (a title and a family name) compared pair by pair: a page of
+    /// one author's "Poems" from many sources stays near-linear.
+    static let blockLimit = 48
+
     public static func merge(
-        _ lists: [(provider: String, items: [Item])], weights: [String: Double] = [:], ranking: RankingMethod = .searxng
+        _ lists: [(provider: String, items: [Item])], weights: [String: Double] = [:], ranking: RankingMethod = .searxng,
+        grouping: ResultGrouping = .work
     ) -> [MergedResult] {
         // Entries point into `lists` rather than copying items; `order` is the list's index.
         struct Entry { let order: Int; let index: Int }
@@ -25,18 +76,90 @@ public enum ResultMerger {
             for index in list.items.indices { entries.append(Entry(order: order, index: index)) }
         }
         func item(_ entry: Entry) -> Item { lists[entry.order].items[entry.index] }
+        // Each record's identity in full (title key, creators, numbers) is read only when needed: for
+        // records that share a rough title with another source's, or that an identifier would join.
+        var identities = [BookIdentity?](repeating: nil, count: entries.count)
+        func identity(_ position: Int) -> BookIdentity {
+            if let known = identities[position] { return known }
+            let read = BookIdentity(item(entries[position]), keys: false)
+            identities[position] = read
+            return read
+        }
+        var hasISBN = [Bool](repeating: false, count: entries.count)
 
         // A provider's own distinct ids are distinct records (Open Library lists box-set ISBNs under
         // each volume's work, say): a shared key joins items of different providers only. Two items
         // of one provider still meet in a row through another provider's record that matches both.
-        var sets = UnionFind(count: entries.count)
-        var owner = [MatchKey: Int](minimumCapacity: entries.count)
-        for (position, entry) in entries.enumerated() {
-            forEachMatchKey(of: item(entry)) { key in
-                guard let other = owner[key] else { owner[key] = position; return }
-                if entries[other].order != entry.order { sets.union(position, other) }
+        var sets = Components(count: entries.count)
+        var edges: [Join] = []
+        func editionsClash(_ a: Int, _ b: Int) -> Bool {
+            guard grouping == .edition else { return false }
+            return sets.anyPair(a, b) { x, y in
+                hasISBN[x] && hasISBN[y]
+                    && !item(entries[x]).identifiers.isbn13.contains(where: item(entries[y]).identifiers.isbn13.contains)
             }
         }
+        func join(_ a: Int, _ b: Int, _ reason: Join.Reason) {
+            guard sets.find(a) != sets.find(b), !editionsClash(a, b) else { return }
+            sets.union(a, b)
+            edges.append(Join(a: a, b: b, reason: reason))
+        }
+        var owner = [IdentityKey: Int](minimumCapacity: entries.count)
+        var blocks = [UInt64: [Int]]()
+        for (position, entry) in entries.enumerated() {
+            let record = item(entry)
+            guard record.kind == .book else { continue }
+            // Known before its keys join anything (a part's, below, is not its own).
+            hasISBN[position] = !record.identifiers.isbn13.isEmpty
+            let scan = BookIdentity.scanIdentifiers(record) { key in
+                guard grouping == .work || key.namesEdition else { return }
+                guard let other = owner[key] else { owner[key] = position; return }
+                if entries[other].order != entry.order, sets.find(other) != sets.find(position),
+                   !identity(position).refusesIdentifierJoin(identity(other)) {
+                    join(other, position, .key(key))
+                }
+            }
+            hasISBN[position] = scan.hasISBN
+            guard !scan.isPart else { continue }
+            let rough = BookIdentity.roughTitle(record.title)
+            if rough != 0 { blocks[rough, default: []].append(position) }
+        }
+        func compare(_ first: Int, _ second: Int) {
+            guard entries[first].order != entries[second].order, sets.find(first) != sets.find(second) else { return }
+            guard let family = identity(first).titleJoin(identity(second), grouping: grouping) else { return }
+            join(first, second, .title(family: family))
+        }
+        for (_, block) in blocks where block.count > 1 {
+            guard let firstOrder = block.first.map({ entries[$0].order }), block.contains(where: { entries[$0].order != firstOrder }) else {
+                continue
+            }
+            if block.count <= blockLimit {
+                for (offset, first) in block.enumerated() {
+                    for second in block.dropFirst(offset + 1) { compare(first, second) }
+                }
+                continue
+            }
+            // A large block (one generic title from many sources): by exact title and each family name,
+            // and records naming no creator against the rest.
+            var byFamily = [TitleFamily: [Int]]()
+            for position in block {
+                let read = identity(position)
+                for (index, creator) in read.creators.enumerated()
+                where !read.creators[..<index].contains(where: { $0.family == creator.family }) {
+                    byFamily[TitleFamily(title: read.title, family: creator.family), default: []].append(position)
+                }
+            }
+            for (_, group) in byFamily where group.count > 1 {
+                let group = group.prefix(blockLimit)
+                for (offset, first) in group.enumerated() {
+                    for second in group.dropFirst(offset + 1) { compare(first, second) }
+                }
+            }
+            for position in block where identity(position).creators.isEmpty {
+                for other in block.prefix(blockLimit) where other != position { compare(min(position, other), max(position, other)) }
+            }
+        }
+
         // Groups as linked lists through `next`, in entry order: no array per group.
         var groupOfRoot = [Int](repeating: -1, count: entries.count)
         var heads: [Int] = [], tails: [Int] = []
@@ -53,11 +176,15 @@ public enum ResultMerger {
                 tails[group] = position
             }
         }
+        // Each group's joins, for saying how each of its sources joined.
+        var joinsOfGroup = [[Int]](repeating: [], count: edges.isEmpty ? 0 : heads.count)
+        for (index, edge) in edges.enumerated() { joinsOfGroup[groupOfRoot[sets.find(edge.a)]].append(index) }
+
         var results: [(result: MergedResult, rank: Int, order: Int)] = []
         results.reserveCapacity(heads.count)
         // Provenance of single-source rows, shared by list and fields present (copy-on-write: no copies).
         var singleProvenance = [[[String: String]?]](repeating: [], count: lists.count)
-        for head in heads {
+        for (group, head) in heads.enumerated() {
             guard next[head] >= 0 else {
                 let entry = entries[head], provider = lists[entry.order].provider, single = item(entry)
                 let source = ResultSource(provider: provider, id: single.id, rank: entry.index + 1, weight: weights[provider] ?? 1)
@@ -70,23 +197,36 @@ public enum ResultMerger {
                 results.append((result, entry.index + 1, entry.order))
                 continue
             }
-            var members: [Entry] = []
+            var members: [Int] = []
             var cursor = head
             while cursor >= 0 {
-                members.append(entries[cursor])
+                members.append(cursor)
                 cursor = next[cursor]
             }
-            members.sort { ($0.index, $0.order) < ($1.index, $1.order) }
+            members.sort { (entries[$0].index, entries[$0].order) < (entries[$1].index, entries[$1].order) }
             guard let best = members.first else { continue }
-            let sources = members.map { entry in
-                let provider = lists[entry.order].provider
-                return ResultSource(provider: provider, id: item(entry).id, rank: entry.index + 1, weight: weights[provider] ?? 1)
+            let reasons = explain(members, joins: joinsOfGroup[group].map { edges[$0] }) { position, join in
+                switch join.reason {
+                case .key(let key):
+                    return key.explanation
+                case .title(let family):
+                    let pair = [item(entries[join.a]), item(entries[join.b])]
+                    let title = BookIdentity.displayTitle(item(entries[position]))
+                    let year = pair.compactMap(\.year).min().map { " / \($0)" } ?? ""
+                    return family.isEmpty ? "title+year \(title)\(year)" : "title+creator \(title) / \(family)\(year)"
+                }
+            }
+            let sources = members.map { position in
+                let entry = entries[position], provider = lists[entry.order].provider
+                return ResultSource(
+                    provider: provider, id: item(entry).id, rank: entry.index + 1, weight: weights[provider] ?? 1,
+                    joinedBy: reasons[position])
             }
             let (merged, provenance) = combine(
-                best: (item(best), lists[best.order].provider),
-                others: members.dropFirst().map { (item($0), lists[$0.order].provider) })
+                best: (item(entries[best]), lists[entries[best].order].provider),
+                others: members.dropFirst().map { (item(entries[$0]), lists[entries[$0].order].provider) })
             let result = MergedResult(item: merged, score: ranking.score(sources), sources: sources, provenance: provenance)
-            results.append((result, best.index + 1, best.order))
+            results.append((result, entries[best].index + 1, entries[best].order))
         }
         // Ties (e.g. a book and a GIF both first in their lists) go to the better rank, then provider order.
         results.sort { lhs, rhs in
@@ -94,6 +234,46 @@ public enum ResultMerger {
             return (lhs.rank, lhs.order) < (rhs.rank, rhs.order)
         }
         return results.map(\.result)
+    }
+
+    /// A title block's key: the title key and one creator's family name.
+    struct TitleFamily: Hashable {
+        let title: String
+        let family: String
+    }
+
+    /// One join the merge made: two entries and the key that joined them.
+    struct Join {
+        enum Reason {
+            case key(IdentityKey)
+            /// The title key, with the family name of the creator both credit (empty: title and year alone).
+            case title(family: String)
+        }
+
+        let a: Int
+        let b: Int
+        let reason: Reason
+    }
+
+    /// How each member of a row (best-ranked first) joined it: a walk from the first member over the
+    /// row's joins, each member reached by the join that reached it first.
+    private static func explain(_ members: [Int], joins: [Join], text: (Int, Join) -> String) -> [Int: String] {
+        guard let first = members.first else { return [:] }
+        var reasons: [Int: String] = [:]
+        var reached: Set<Int> = [first]
+        var queue = [first]
+        var index = 0
+        while index < queue.count {
+            let current = queue[index]
+            index += 1
+            for join in joins where join.a == current || join.b == current {
+                let other = join.a == current ? join.b : join.a
+                guard reached.insert(other).inserted else { continue }
+                reasons[other] = text(other, join)
+                queue.append(other)
+            }
+        }
+        return reasons
     }
 
     /// Which optional fields an item has, as bits (subtitle, creators, year, image, url).
@@ -137,32 +317,35 @@ public enum ResultMerger {
         return (detail, provenance)
     }
 
-    /// A key under which two books are the same work: a verified ISBN-13, or (only for books with
-    /// none) normalised title + first creator + year. An ISBN fits a small string: no allocation.
+    /// A key under which an item counts as seen by a cursor (`SearchCursor.keys(for:)`): each ISBN-13,
+    /// each other typed identifier, and (only for books with no ISBN) the title key with its volume
+    /// numbers, first creator's family name and year. An ISBN fits a small string: no allocation.
     enum MatchKey: Hashable {
         case isbn(String)
+        case identifier(String)
         case titleCreatorYear(String)
 
         /// The key as text, for fingerprints that must be stable across processes.
         var text: String {
             switch self {
             case .isbn(let isbn): return "isbn:" + isbn
+            case .identifier(let key): return "key:" + key
             case .titleCreatorYear(let key): return "twy:" + key
             }
         }
     }
 
-    /// Calls `body` with each key under which `item` is the same work as another. GIFs have none.
+    /// Calls `body` with each key under which `item` counts as seen. GIFs have none.
     static func forEachMatchKey(of item: Item, _ body: (MatchKey) -> Void) {
         guard item.kind == .book else { return }
-        if !item.identifiers.isbn13.isEmpty {
-            for isbn in item.identifiers.isbn13 { body(.isbn(isbn)) }
-            return
+        let identity = BookIdentity(item)
+        for key in identity.keys {
+            if case .isbn(let isbn) = key { body(.isbn(String(isbn))) } else { body(.identifier(key.explanation)) }
         }
-        let title = normalise(item.title)
-        guard !title.isEmpty else { return }
-        let creator = item.creators.first.map(normalise) ?? ""
-        body(.titleCreatorYear("\(title)|\(creator)|\(item.year.map(String.init) ?? "")"))
+        guard !identity.hasISBN, !identity.title.isEmpty else { return }
+        let volumes = identity.volumes.map(String.init).joined(separator: ",")
+        let family = identity.creators.first?.family ?? ""
+        body(.titleCreatorYear("\(identity.title)|\(volumes)|\(identity.boxSet ? "set" : "")|\(family)|\(item.year.map(String.init) ?? "")"))
     }
 
     /// The keys of `forEachMatchKey` as an array.
@@ -260,11 +443,17 @@ public enum ResultMerger {
     }
 }
 
-/// Disjoint sets with path compression.
-struct UnionFind {
+/// Disjoint sets with path compression, each set's members a linked list (for checks over two sets).
+struct Components {
     private var parent: [Int]
+    private var nextMember: [Int]
+    private var lastMember: [Int]
 
-    init(count: Int) { parent = Array(0..<count) }
+    init(count: Int) {
+        parent = Array(0..<count)
+        nextMember = Array(repeating: -1, count: count)
+        lastMember = Array(0..<count)
+    }
 
     mutating func find(_ index: Int) -> Int {
         var root = index
@@ -280,6 +469,25 @@ struct UnionFind {
 
     mutating func union(_ a: Int, _ b: Int) {
         let rootA = find(a), rootB = find(b)
-        if rootA != rootB { parent[max(rootA, rootB)] = min(rootA, rootB) }
+        guard rootA != rootB else { return }
+        let (root, child) = (min(rootA, rootB), max(rootA, rootB))
+        parent[child] = root
+        nextMember[lastMember[root]] = child
+        lastMember[root] = lastMember[child]
+    }
+
+    /// Whether `test` holds for some member of `a`'s set and some member of `b`'s.
+    mutating func anyPair(_ a: Int, _ b: Int, _ test: (Int, Int) -> Bool) -> Bool {
+        var x = find(a)
+        let rootB = find(b)
+        while x >= 0 {
+            var y = rootB
+            while y >= 0 {
+                if test(x, y) { return true }
+                y = nextMember[y]
+            }
+            x = nextMember[x]
+        }
+        return false
     }
 }

@@ -1,38 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// Where one merged result came from: a provider, its item id there, its 1-based rank in that
-/// list, and the provider's ranking weight (so a score can be explained from its sources alone).
-public struct ResultSource: Sendable, Hashable, Codable {
-    public var provider: String
-    public var id: ItemID
-    public var rank: Int
-    public var weight: Double
-
-    public init(provider: String, id: ItemID, rank: Int, weight: Double = 1) {
-        self.provider = provider
-        self.id = id
-        self.rank = rank
-        self.weight = weight
-    }
-}
-
-/// One row of a merged search: the combined item, its score and every source that had it.
-public struct MergedResult: Sendable, Hashable {
-    public var item: Item
-    public var score: Double
-    public var sources: [ResultSource]
-    /// Which provider supplied each merged field (`title`, `creators`, `year`, `image`, …).
-    public var provenance: [String: String]
-
-    public init(item: Item, score: Double, sources: [ResultSource], provenance: [String: String] = [:]) {
-        self.item = item
-        self.score = score
-        self.sources = sources
-        self.provenance = provenance
-    }
-}
-
 /// What a search asks of the engine: everything one search may vary, as one value, so searches with
 /// different options can run at once in one session.
 public struct SearchOptions: Sendable {
@@ -56,10 +24,13 @@ public struct SearchOptions: Sendable {
     public var explain: Bool
     /// An ISO 639-1 language the results should be in, for providers that filter by one.
     public var language: String?
+    /// How records group into rows: a work's editions in one row (default), or each edition its own.
+    public var grouping: ResultGrouping
 
     public init(query: String, providers: [String]? = nil, limit: Int = 20, page: Int = 1,
                 cursor: SearchCursor? = nil, timeout: Duration? = nil, ranking: RankingMethod = .searxng,
-                rating: String? = nil, noCache: Bool = false, explain: Bool = false, language: String? = nil) {
+                rating: String? = nil, noCache: Bool = false, explain: Bool = false, language: String? = nil,
+                grouping: ResultGrouping = .work) {
         self.query = query
         self.providers = providers
         self.limit = limit
@@ -71,6 +42,7 @@ public struct SearchOptions: Sendable {
         self.noCache = noCache
         self.explain = explain
         self.language = language
+        self.grouping = grouping
     }
 
     /// What each provider call of this search carries.
@@ -87,15 +59,21 @@ public struct SearchResult: Sendable {
     public var next: SearchCursor?
     /// How `results` were scored.
     public var ranking: RankingMethod
+    /// How records were grouped into rows.
+    public var grouping: ResultGrouping
+    /// Whether the search asked to explain itself: documents then say how each source joined its row.
+    public var explain: Bool
 
     public init(query: String, page: Int, results: [MergedResult], outcomes: [ProviderOutcome], next: SearchCursor?,
-                ranking: RankingMethod = .searxng) {
+                ranking: RankingMethod = .searxng, grouping: ResultGrouping = .work, explain: Bool = false) {
         self.query = query
         self.page = page
         self.results = results
         self.outcomes = outcomes
         self.next = next
         self.ranking = ranking
+        self.grouping = grouping
+        self.explain = explain
     }
 
     /// True when every selected provider answered.
@@ -173,14 +151,16 @@ public struct SearchEngine: Sendable {
         tuning[provider.descriptor.id]?.weight ?? provider.descriptor.weight
     }
 
-    /// Merges batches from `providers` into one ranked list, with each provider's weight.
+    /// Merges batches from `providers` into one ranked list, with each provider's weight, grouped by `grouping`.
     public func merge(_ batches: [ProviderBatch], from providers: [any SearchProvider],
-                      ranking: RankingMethod = .searxng) -> [MergedResult] {
+                      ranking: RankingMethod = .searxng, grouping: ResultGrouping = .work) -> [MergedResult] {
         let weights = Dictionary(providers.map { ($0.descriptor.id, weight(for: $0)) }) { first, _ in first }
         let inputs = MergeMemo.Inputs(
-            batches: batches.map { MergeMemo.Batch(provider: $0.outcome.provider, items: $0.items) }, weights: weights, ranking: ranking)
+            batches: batches.map { MergeMemo.Batch(provider: $0.outcome.provider, items: $0.items) }, weights: weights, ranking: ranking,
+            grouping: grouping)
         return Self.memo.merged(inputs) {
-            let merged = ResultMerger.merge(inputs.batches.map { ($0.provider, $0.items) }, weights: weights, ranking: ranking)
+            let merged = ResultMerger.merge(
+                inputs.batches.map { ($0.provider, $0.items) }, weights: weights, ranking: ranking, grouping: grouping)
             // Rows a library copy joined say so, scored by their remote sources (OwnedRows.swift, issue 49).
             return OwnedRows.mark(merged, lists: inputs.batches.map(\.items), ranking: ranking)
         }
@@ -218,10 +198,11 @@ public struct SearchEngine: Sendable {
         }
         let batches = answers.map { ProviderBatch($0).excluding(cursor) }
         let outcomes = batches.map(\.outcome)
-        let merged = merge(batches, from: providers, ranking: options.ranking)
+        let merged = merge(batches, from: providers, ranking: options.ranking, grouping: options.grouping)
         return SearchResult(
             query: options.query, page: page, results: merged, outcomes: outcomes,
-            next: Self.nextCursor(after: batches, page: page, previous: cursor), ranking: options.ranking)
+            next: Self.nextCursor(after: batches, page: page, previous: cursor), ranking: options.ranking,
+            grouping: options.grouping, explain: options.explain)
     }
 
     /// The cursor for the page after this one: providers with a next token continue, a provider that

@@ -91,6 +91,24 @@ struct ToolArguments {
     }
 
     /// A ranking method by name; searxng when absent.
+    /// `group`: work (the default) or edition.
+    func grouping(_ name: String = "group") throws(ToolFailure) -> ResultGrouping {
+        guard let text = try string(name) else { return .work }
+        guard let grouping = ResultGrouping(rawValue: text.lowercased()) else {
+            throw .invalidArgument("'\(name)' must be one of \(ResultGrouping.allCases.map(\.rawValue).joined(separator: ", ")) (got '\(text)')")
+        }
+        return grouping
+    }
+
+    /// A true/false argument; false when absent.
+    func flag(_ name: String) throws(ToolFailure) -> Bool {
+        switch values[name] {
+        case nil, .null?: return false
+        case .bool(let value)?: return value
+        default: throw .invalidArgument("'\(name)' must be true or false")
+        }
+    }
+
     func ranking(_ name: String = "rank") throws(ToolFailure) -> RankingMethod {
         guard let text = try string(name) else { return .searxng }
         guard let method = RankingMethod(rawValue: text.lowercased()) else {

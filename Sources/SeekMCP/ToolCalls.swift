@@ -45,7 +45,8 @@ struct ToolCalls: Sendable {
     private func search(_ arguments: ToolArguments) async throws -> CallTool.Result {
         let request = SearchQuery(
             query: try arguments.requiredString("query"), providers: try arguments.providers(), limit: try arguments.integer("limit"),
-            cursor: try arguments.string("cursor"), ranking: try arguments.ranking(), language: try arguments.string("language"))
+            cursor: try arguments.string("cursor"), ranking: try arguments.ranking(), explain: try arguments.flag("explain"),
+            language: try arguments.string("language"), group: try arguments.grouping())
         let answer = try await session.search(request)
         try Self.requireAnswer(answer.result.outcomes, explicit: answer.selection.explicit)
         return try Self.success(SearchDocument(answer.result), text: TextSummaries.search(answer.result, includeQuery: true))

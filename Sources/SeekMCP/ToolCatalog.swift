@@ -52,6 +52,14 @@ enum ToolCatalog {
                         "type": "string", "enum": .array(RankingMethod.allCases.map { .string($0.rawValue) }), "default": "searxng",
                         "description": "searxng (|P| × Πw × Σ 1/p) or rrf (reciprocal rank fusion).",
                     ],
+                    "group": [
+                        "type": "string", "enum": .array(ResultGrouping.allCases.map { .string($0.rawValue) }), "default": "work",
+                        "description": "work: a work's editions are one item, listing their ISBNs; edition: records with different ISBN-13s stay apart.",
+                    ],
+                    "explain": [
+                        "type": "boolean", "default": false,
+                        "description": "Each source after an item's first says which key joined it (`joinedBy`: an ISBN, a DOI, or title and creator).",
+                    ],
                 ], required: ["query"]),
                 annotations: .init(title: "Search", readOnlyHint: true, idempotentHint: true, openWorldHint: true),
                 outputSchema: OutputSchemas.schema(forTool: search)),

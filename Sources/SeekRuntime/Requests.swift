@@ -55,11 +55,13 @@ public struct SearchQuery: Sendable {
     public var timeout: Duration?
     /// Whose history records the search; nil records it nowhere (a visitor without a valid cookie).
     public var owner: StateOwner?
+    /// How records group into rows: a work's editions in one row (default), or each edition its own.
+    public var group: ResultGrouping
 
     public init(
         query: String, providers: String? = nil, limit: Int? = nil, page: Int? = nil, cursor: String? = nil,
         ranking: RankingMethod = .searxng, rating: String? = nil, noCache: Bool = false, explain: Bool = false,
-        language: String? = nil, timeout: Duration? = nil, owner: StateOwner? = .instanceOwner
+        language: String? = nil, timeout: Duration? = nil, owner: StateOwner? = .instanceOwner, group: ResultGrouping = .work
     ) {
         self.query = query
         self.providers = providers
@@ -73,6 +75,7 @@ public struct SearchQuery: Sendable {
         self.language = language
         self.timeout = timeout
         self.owner = owner
+        self.group = group
     }
 }
 
@@ -186,6 +189,15 @@ extension SeekSession {
         return lowered
     }
 
+    /// The grouping `text` names (`work` or `edition`, any case); `work` when none was given.
+    public static func grouping(_ text: String?) throws(RequestError) -> ResultGrouping {
+        guard let text else { return .work }
+        guard let grouping = ResultGrouping(rawValue: text.lowercased()) else {
+            throw RequestError(.invalidParameter, "'group' must be work or edition (got '\(text.prefix(20))')")
+        }
+        return grouping
+    }
+
     /// `language` lowercased when it is two letters (ISO 639-1); nil when none was given.
     static func language(_ language: String?) throws(RequestError) -> String? {
         guard let language else { return nil }
@@ -253,7 +265,7 @@ extension SeekSession {
         let options = SearchOptions(
             query: parsed.text, providers: selection.ids, limit: limit, page: request.page ?? 1, cursor: cursor,
             timeout: request.timeout, ranking: request.ranking, rating: try contentRating(request.rating),
-            noCache: request.noCache, explain: request.explain, language: try Self.language(request.language))
+            noCache: request.noCache, explain: request.explain, language: try Self.language(request.language), grouping: request.group)
         return CheckedSearch(options: options, selection: selection, owner: request.owner)
     }
 

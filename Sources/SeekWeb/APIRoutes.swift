@@ -101,7 +101,7 @@ struct APIRoutes: Sendable {
     func document(_ result: SearchResult) async -> SearchDocument {
         SearchDocument(
             query: result.query, page: result.page, results: result.results, outcomes: result.outcomes,
-            next: await token(for: result.next))
+            next: await token(for: result.next), explain: result.explain)
     }
 
     /// The short token of `cursor`, kept where every instance can read it.

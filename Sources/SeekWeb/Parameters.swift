@@ -71,12 +71,21 @@ struct Parameters {
         try choice("rank", RankingMethod.allCases.map(\.rawValue)).flatMap(RankingMethod.init(rawValue:)) ?? .searxng
     }
 
+    /// The grouping asked for (`group=work|edition`); work when absent.
+    func grouping() throws -> ResultGrouping {
+        do {
+            return try SeekSession.grouping(text("group"))
+        } catch {
+            throw APIError.invalid("group", "must be one of work, edition")
+        }
+    }
+
     /// A search as the session takes it, recorded in `owner`'s history (none for nil).
     func searchQuery(owner: StateOwner?) throws -> SearchQuery {
         SearchQuery(
             query: text("q") ?? "", providers: text("providers"), limit: try integer("limit"), page: try integer("page"),
             cursor: text("cursor"), ranking: try ranking(), rating: text("rating"), noCache: try flag("no_cache"),
-            explain: try flag("explain"), language: text("language"), owner: owner)
+            explain: try flag("explain"), language: text("language"), owner: owner, group: try grouping())
     }
 
     /// A trending or suggest call as the session takes it: `q` (the prefix), providers, limit, rating.

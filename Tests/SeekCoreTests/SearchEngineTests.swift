@@ -74,15 +74,19 @@ struct ResultMergerTests {
         #expect(merged.count == 2)
     }
 
-    @Test("without ISBNs, title + first creator + year decide")
+    @Test("without ISBNs, the title key joins a work's editions; group=edition only those a year apart at most")
     func titleFallback() {
-        let merged = ResultMerger.merge([
+        let lists: [(provider: String, items: [Item])] = [
             ("a", [book("a", "1", "The Hobbit", creator: "J.R.R. Tolkien", year: 1937)]),
             ("b", [book("b", "2", "the hobbit!", creator: "J.R.R. Tolkien", year: 1937),
-                   book("b", "3", "The Hobbit", creator: "J.R.R. Tolkien", year: 1938)]),
-        ])
-        #expect(merged.count == 2)
-        #expect(merged.first?.sources.count == 2)
+                   book("b", "3", "The Hobbit", creator: "J.R.R. Tolkien", year: 1950)]),
+        ]
+        let work = ResultMerger.merge(lists)
+        #expect(work.count == 1)
+        #expect(work.first?.sources.count == 3)
+        let edition = ResultMerger.merge(lists, grouping: .edition)
+        #expect(edition.count == 2)
+        #expect(edition.first?.sources.count == 2)
     }
 
     @Test("GIFs are never merged")

@@ -31,8 +31,11 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(help: "Ranking: searxng (|P| × Πw × Σ 1/p) or rrf (reciprocal rank fusion, k = 60).")
     var rank: RankingMethod = .searxng
 
-    @Flag(help: "Print each result's sources, positions and score terms.")
+    @Flag(help: "Print each result's sources, positions and score terms, and the key that joined each source to its row.")
     var explain = false
+
+    @Option(help: "Rows: work (a work's editions in one row) or edition (different ISBN-13s never join).")
+    var group: ResultGrouping = .work
 
     @Option(help: "Prefer results in this language (ISO 639-1, such as en); providers that cannot filter ignore it.")
     var language: String?
@@ -48,7 +51,7 @@ struct SearchCommand: AsyncParsableCommand {
         let request = SearchQuery(
             query: query, providers: selection.providers, limit: limit, page: page, cursor: cursor, ranking: rank,
             rating: selection.rating, noCache: selection.noCache, explain: explain, language: language,
-            timeout: selection.timeoutDuration)
+            timeout: selection.timeoutDuration, group: group)
         let context = session.context
         let checked = try await session.core.check(request)
         let format = self.format
@@ -84,6 +87,9 @@ struct SearchCommand: AsyncParsableCommand {
 
 /// `--rank searxng|rrf`.
 extension RankingMethod: ExpressibleByArgument {}
+
+/// `--group work|edition`.
+extension ResultGrouping: ExpressibleByArgument {}
 
 /// Stderr lines for failed providers, and which outcomes count towards the exit code.
 enum OutcomeReport {

@@ -103,7 +103,9 @@ enum SearchOutput {
         case .rrf: lines.append("ranking rrf: score = Σ w/(\(Int(RankingMethod.rrfConstant))+p)")
         }
         for (index, result) in results.enumerated() {
-            let positions = result.sources.map { "\($0.provider)#\($0.rank)" }.joined(separator: ", ")
+            let positions = result.sources.map { source in
+                "\(source.provider)#\(source.rank)" + (source.joinedBy.map { " joined by \($0)" } ?? "")
+            }.joined(separator: ", ")
             let number = String(format: "%3d", index + 1), score = String(format: "%.4f", result.score)
             lines.append("\(number). \(result.item.id)  score \(score) = \(ranking.terms(result.sources))  [\(positions)]")
         }

@@ -6,10 +6,13 @@ import SeekKit
 public struct ItemDocument: JSONWritable {
     public let result: MergedResult
     public let detail: ItemDetail?
+    /// Each source after a row's first says which key joined it (`joinedBy`).
+    public var explain = false
 
-    public init(_ result: MergedResult, detail: ItemDetail? = nil) {
+    public init(_ result: MergedResult, detail: ItemDetail? = nil, explain: Bool = false) {
         self.result = result
         self.detail = detail
+        self.explain = explain
     }
 
     /// `seek detail --format json`: the record with its full fields, as its provider's only source.
@@ -36,7 +39,8 @@ public struct ItemDocument: JSONWritable {
         writer.field("imageURL", item.image(.large)?.address.text)
         writer.field("url", item.address?.text)
         writer.field("score", result.score)
-        writer.field("sources") { $0.array(result.sources) { writer, source in SourceDocument(source).write(to: &writer) } }
+        let explain = self.explain
+        writer.field("sources") { $0.array(result.sources) { writer, source in SourceDocument(source, explain: explain).write(to: &writer) } }
         writer.field("provenance", result.provenance)
         guard let detail else { return }
         writer.field("isbn10", item.identifiers.isbn10)
@@ -57,14 +61,20 @@ public struct ItemDocument: JSONWritable {
 
 public struct SourceDocument: JSONWritable {
     public let source: ResultSource
+    /// With `explain`, a source after its row's first carries `joinedBy`: the key that joined it.
+    public let explain: Bool
 
-    public init(_ source: ResultSource) { self.source = source }
+    public init(_ source: ResultSource, explain: Bool = false) {
+        self.source = source
+        self.explain = explain
+    }
 
     public func write(to writer: inout JSONWriter) {
         writer.object { writer in
             writer.field("provider", source.provider)
             writer.field("id", source.id)
             writer.field("rank", source.rank)
+            if explain, let joinedBy = source.joinedBy { writer.field("joinedBy", joinedBy) }
         }
     }
 }
@@ -127,19 +137,20 @@ public struct OutcomeDocument: JSONWritable {
 /// `seek search --format json` (and `trending`, which leaves out `query`); with `type` set, the
 /// summary line that ends an ndjson stream.
 public struct SearchDocument: JSONWritable {
-    public init(query: String?, page: Int, results: [MergedResult], outcomes: [ProviderOutcome], next: String?) {
+    public init(query: String?, page: Int, results: [MergedResult], outcomes: [ProviderOutcome], next: String?, explain: Bool = false) {
         self.query = query
         self.page = page
         self.results = results
         self.outcomes = outcomes
         self.next = next
+        self.explain = explain
     }
 
     /// The document of a finished search; trending leaves out the query (`includeQuery: false`).
     public init(_ result: SearchResult, includeQuery: Bool = true) {
         self.init(
             query: includeQuery ? result.query : nil, page: result.page, results: result.results,
-            outcomes: result.outcomes, next: result.next?.token)
+            outcomes: result.outcomes, next: result.next?.token, explain: result.explain)
     }
 
     public let query: String?
@@ -147,6 +158,8 @@ public struct SearchDocument: JSONWritable {
     public let results: [MergedResult]
     public let outcomes: [ProviderOutcome]
     public let next: String?
+    /// Each source after a row's first says which key joined it (`joinedBy`).
+    public let explain: Bool
     public var type: String? = nil
 
     /// The same document as an ndjson `summary` line.
@@ -162,7 +175,8 @@ public struct SearchDocument: JSONWritable {
             if let query { writer.field("query", query) }
             writer.field("page", page)
             // Each result written where it is: no array of documents (and copies of every result) built first.
-            writer.field("items") { $0.array(results) { writer, result in ItemDocument(result).write(to: &writer) } }
+            let explain = self.explain
+            writer.field("items") { $0.array(results) { writer, result in ItemDocument(result, explain: explain).write(to: &writer) } }
             writer.field("providers", outcomes.map(OutcomeDocument.init))
             writer.field("next", next)
         }

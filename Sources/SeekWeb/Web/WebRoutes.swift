@@ -181,6 +181,7 @@ struct WebRoutes: Sendable {
                 "query": query, "providers": providers, "favoriteIDs": favorites.map(\.description).sorted().joined(separator: " "),
                 "resultsFor": strings.format("resultsFor", query), "noResultsFor": strings.format("noResultsFor", query),
                 "noneAnsweredFor": strings.format("noneAnsweredFor", query),
+                "group": options.grouping.rawValue, "groupEdition": options.grouping == .edition,
             ]
             if try parameters.flag("stream"), options.cursor == nil {
                 let ids = options.providers ?? session.registry.providers.filter { $0.descriptor.capabilities.contains(.search) }.map(\.descriptor.id)
@@ -204,7 +205,7 @@ struct WebRoutes: Sendable {
             context["countText"] = WebView.count(result.results.count, page: result.page, strings: strings)
             context["allFailed"] = !result.outcomes.isEmpty && !result.anyAnswered
             context["empty"] = result.results.isEmpty && result.anyAnswered
-            context["nextHref"] = WebView.orFalse(next.map { WebView.searchHref(query, providers: providers, cursor: $0) })
+            context["nextHref"] = WebView.orFalse(next.map { WebView.searchHref(query, providers: providers, cursor: $0, group: options.grouping) })
             return render("search", title: query, query: query, context: context, reader: reader)
         }
     }
@@ -235,8 +236,11 @@ struct WebRoutes: Sendable {
             }
             let merged = ResultMerger.mergeDetails(details) ?? (detail: first, provenance: [:])
             let favorite = await context.owner.asyncMap { try? await session.userState.favorites(of: $0).favorite(id) } != nil
-            let page = WebView.detail(id: id, merged: merged.detail, provenance: merged.provenance, details: details,
+            var page = WebView.detail(id: id, merged: merged.detail, provenance: merged.provenance, details: details,
                                       failures: failures, favorite: favorite, session: session, strings: strings)
+            let joins = JoinExplanation.sentences(details, grouping: try parameters.grouping(), session: session, strings: strings)
+            page["joins"] = joins
+            page["hasJoins"] = !joins.isEmpty
             return render("detail", title: merged.detail.item.title, context: page, reader: reader)
         }
     }

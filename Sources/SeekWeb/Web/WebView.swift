@@ -28,9 +28,10 @@ enum WebView {
         "\(encode(id.provider)):\(encode(id.value))"
     }
 
-    static func searchHref(_ query: String, providers: String = "", cursor: String? = nil) -> String {
+    static func searchHref(_ query: String, providers: String = "", cursor: String? = nil, group: ResultGrouping = .work) -> String {
         var href = "/search?q=\(encode(query))"
         if !providers.isEmpty { href += "&providers=\(encode(providers))" }
+        if group != .work { href += "&group=\(group.rawValue)" }
         if let cursor { href += "&cursor=\(encode(cursor))" }
         return href
     }

@@ -64,7 +64,17 @@ function applyView(view) {
   for (const button of $$("[data-view]")) button.setAttribute("aria-pressed", String(button.dataset.view === view));
 }
 
+// The grouping toggle (work / edition) reloads the search when it changes; without a script its
+// button does. Infinite scroll carries the choice (`data-group`) into every next page.
+function setUpGrouping() {
+  for (const form of $$("form[data-grouping]")) {
+    const select = $("select[name=group]", form);
+    if (select) select.addEventListener("change", () => form.submit());
+  }
+}
+
 function setUpViews() {
+  setUpGrouping();
   let stored = "list";
   try { stored = localStorage.getItem("seek.view") || "list"; } catch { /* storage off */ }
   applyView(stored);
@@ -211,6 +221,7 @@ async function stream(list) {
   const query = list.dataset.query;
   const params = new URLSearchParams({ q: query });
   if (list.dataset.providers) params.set("providers", list.dataset.providers);
+  if (list.dataset.group && list.dataset.group !== "work") params.set("group", list.dataset.group);
   let summary = null;
   try {
     const answer = await fetch(`${BASE}/api/v1/search/stream?${params}`, { headers: { accept: "application/x-ndjson" } });
@@ -277,6 +288,7 @@ async function loadNext(list) {
   loading = true;
   const params = new URLSearchParams({ q: list.dataset.query, cursor: next });
   if (list.dataset.providers) params.set("providers", list.dataset.providers);
+  if (list.dataset.group && list.dataset.group !== "work") params.set("group", list.dataset.group);
   try {
     const answer = await fetch(`${BASE}/api/v1/search?${params}`, { headers: { accept: "application/json" } });
     if (answer.status === 429) { showLimited(answer); list.dataset.next = ""; return; }

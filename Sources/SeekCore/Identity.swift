@@ -1,0 +1,982 @@
+import Foundation
+
+/// How a merged search groups records into rows (`--group`, `group=`, MCP `group`).
+public enum ResultGrouping: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Every edition and format a source ties to one work is one row, listing its editions' ISBNs.
+    case work
+    /// Two records with different ISBN-13s never join; the title key joins only records of which one has no ISBN.
+    case edition
+}
+
+/// What the merger knows of one book for telling whether two records are the same one: its typed
+/// identifiers, normalised once, and its guarded title key (issue 48).
+///
+/// The title key is the title's main part (before ":", " - ", "(" or "["), folded (case, diacritics,
+/// full-width forms; Hangul and CJK as they are), punctuation dropped, "&" read as "and", a leading
+/// article dropped, and volume markers with their numbers taken out into `volumes`. Creators are
+/// compared by family name (the part before a comma, else the last word; a Korean or Chinese name
+/// whole) and, when both give one, the first initial of the given names.
+struct BookIdentity {
+    /// Typed identifiers that join rows by themselves (ISBNs left out for a part).
+    var keys: [IdentityKey] = []
+    /// Whether the record had any ISBN-13 (a part's container ISBNs do not count).
+    var hasISBN = false
+    /// The title key; empty when the title has no letters or digits.
+    var title = ""
+    /// Volume or part numbers that split one work (`Vol. 2`, `Part II`, `2권`, `上`), sorted.
+    var volumes: [Int] = []
+    /// Series positions (`Book 2`, `#2`) found in the main title: they must agree too.
+    var mainSeries: [Int] = []
+    /// Series positions found only after the main title (`(Harry Potter, #1)`): they must not disagree.
+    var restSeries: [Int] = []
+    /// The subtitle's key (from the title after ":" or " - ", and the subtitle field); empty when none.
+    var subtitle = ""
+    /// A box set, collection, trilogy or range of volumes (`1-3`).
+    var boxSet = false
+    /// A short or generic title ("Poems", "Introduction"): joins only with creators and year.
+    var generic = false
+    var creators: [CreatorKey] = []
+    var year: Int?
+    /// The language the source gave (`identifiers.other["language"]`), lowercased; nil when unknown.
+    var language: String?
+    /// A chapter, entry or section: never identified by its container's ISBN, never joined by title.
+    var isPart = false
+
+    init() {}
+
+    init(_ item: Item, keys withKeys: Bool = true) {
+        guard item.kind == .book else { return }
+        let scan = Self.scanIdentifiers(item) { key in if withKeys { keys.append(key) } }
+        isPart = scan.isPart
+        hasISBN = scan.hasISBN
+        language = scan.language
+        year = item.year
+        creators = CreatorKey.keys(item.creators)
+        readTitle(item.title, subtitle: item.subtitle)
+    }
+
+    /// Calls `body` with each typed identifier of `item` (its ISBN-13s unless it is a part), and says
+    /// whether it is a part, whether it has an ISBN-13 of its own and what language its source gave.
+    /// Most schemes (`aladinItemId`, `giphy`) are passed over by their first letter.
+    static func scanIdentifiers(_ item: Item, _ body: (IdentityKey) -> Void) -> (isPart: Bool, hasISBN: Bool, language: String?) {
+        guard item.kind == .book else { return (false, false, nil) }
+        var language: String?
+        var isPart = false
+        for (name, value) in item.identifiers.other {
+            guard let first = name.utf8.first else { continue }
+            switch first | 0x20 {
+            case UInt8(ascii: "d"), UInt8(ascii: "o"), UInt8(ascii: "l"), UInt8(ascii: "t"), UInt8(ascii: "c"), UInt8(ascii: "w"),
+                 UInt8(ascii: "i"):
+                break
+            default:
+                continue
+            }
+            switch Self.scheme(name) {
+            case "doi": if let doi = Self.doi(value) { body(.doi(doi)) }
+            case "oclc", "oclcnumber", "oclcnumbers", "oclcid":
+                for number in Self.list(value) { if let oclc = Self.oclc(number) { body(.oclc(oclc)) } }
+            case "lccn":
+                for number in value.split(whereSeparator: { $0 == "," || $0 == ";" }) { if let lccn = Self.lccn(number) { body(.lccn(lccn)) } }
+            case "openlibrarywork", "olwork", "openlibraryworkid":
+                if let id = Self.openLibrary(value, suffix: "W") { body(.openLibraryWork(id)) }
+            case "openlibraryedition", "oledition", "openlibraryeditionid":
+                if let id = Self.openLibrary(value, suffix: "M") { body(.openLibraryEdition(id)) }
+            case "language", "lang": language = Self.language(value)
+            case "type", "crossreftype", "worktype", "itemtype": isPart = Self.partTypes.contains(value.lowercased())
+            default: continue
+            }
+        }
+        guard !isPart else { return (true, false, language) }
+        for isbn in item.identifiers.isbn13 {
+            if let number = isbnNumber(isbn) { body(.isbn(number)) }
+        }
+        return (false, !item.identifiers.isbn13.isEmpty, language)
+    }
+
+    /// An ISBN-13's digits as a number (nil for anything else).
+    private static func isbnNumber(_ isbn: String) -> UInt64? {
+        var value: UInt64 = 0
+        var count = 0
+        for byte in isbn.utf8 {
+            guard byte >= 0x30, byte <= 0x39, count < 13 else { return nil }
+            value = value * 10 + UInt64(byte - 0x30)
+            count += 1
+        }
+        return count == 13 ? value : nil
+    }
+
+    // MARK: Blocking
+
+    /// A coarse hash of the title, equal for any two records whose title keys are equal (and for some
+    /// that are not): the main title's words, folded, without a leading article, markers, numbers,
+    /// Roman numerals or number words. Records are compared in detail only within such a block, so
+    /// most records are never read further than this one pass over their title's bytes. 0: no title.
+    static func roughTitle(_ title: String) -> UInt64 {
+        if let rough = roughASCIIOrCJK(title) { return rough }
+        let main = split(bracketsRemoved(title).text).main
+        return roughHash(TitleWords.words(of: main), comma: main.utf8.contains(0x2C))
+    }
+
+    /// The rough hash of words already folded, as `roughTitle` forms it.
+    private static func roughHash(_ words: [String], comma: Bool) -> UInt64 {
+        var hasher = RoughHasher()
+        for word in words { hasher.add(word.utf8) }
+        return hasher.finish(invertedArticle: comma)
+    }
+
+    /// `roughTitle` over the UTF-8 of ASCII text with Hangul and CJK ideographs; nil for other text.
+    private static func roughASCIIOrCJK(_ title: String) -> UInt64? {
+        title.withUTF8Bytes { bytes -> UInt64? in
+            var hasher = RoughHasher()
+            var word: (start: Int, count: Int) = (0, 0)
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(bytes.count)
+            var depth = 0
+            var sawText = false
+            var comma = false
+            var previousSpace = true
+            var index = 0
+            func flush() {
+                if word.count > 0 {
+                    hasher.add(buffer[word.start..<word.start + word.count])
+                    word = (buffer.count, 0)
+                }
+            }
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte < 0x80 {
+                    index += 1
+                    switch byte {
+                    case 0x28, 0x5B: depth += 1; flush(); continue
+                    case 0x29, 0x5D: depth = max(0, depth - 1); flush(); previousSpace = true; continue
+                    default: break
+                    }
+                    if depth > 0 { continue }
+                    switch byte {
+                    case 0x61...0x7A, 0x30...0x39:
+                        buffer.append(byte); word.count += 1; sawText = true
+                    case 0x41...0x5A:
+                        buffer.append(byte + 32); word.count += 1; sawText = true
+                    case 0x27:
+                        // An elided article (`l'`, `d'`) is a word of its own; otherwise the apostrophe joins.
+                        if word.count == 1, buffer[word.start] == 0x6C || buffer[word.start] == 0x64 { flush() }
+                    case 0x26:
+                        flush()
+                        hasher.add("and".utf8)
+                    case 0x3A, 0x3B:
+                        if sawText { flush(); return hasher.finish(invertedArticle: comma) }
+                        flush()
+                    case 0x2D, 0x7E:
+                        if sawText, previousSpace, index < bytes.count, bytes[index] == 0x20 {
+                            flush()
+                            return hasher.finish(invertedArticle: comma)
+                        }
+                        flush()
+                    case 0x2C:
+                        comma = true
+                        flush()
+                    default:
+                        flush()
+                    }
+                    previousSpace = byte == 0x20
+                    continue
+                }
+                // Three-byte sequences: Hangul syllables and CJK ideographs are text; an en or em
+                // dash, a right quotation mark, full-width brackets and 【】 are what ASCII's are.
+                guard byte >= 0xE2, byte <= 0xEF, index + 2 < bytes.count else { return nil }
+                let second = bytes[index + 1], third = bytes[index + 2]
+                index += 3
+                switch (byte, second, third) {
+                case (0xE4...0xE9, _, _), (0xEA...0xED, _, _):
+                    if depth > 0 { continue }
+                    buffer.append(byte); buffer.append(second); buffer.append(third)
+                    word.count += 3
+                    sawText = true
+                case (0xE2, 0x80, 0x93), (0xE2, 0x80, 0x94):
+                    if depth == 0, sawText, previousSpace, index < bytes.count, bytes[index] == 0x20 {
+                        flush()
+                        return hasher.finish(invertedArticle: comma)
+                    }
+                    flush()
+                case (0xE2, 0x80, 0x99):
+                    if word.count == 1, buffer[word.start] == 0x6C || buffer[word.start] == 0x64 { flush() }
+                case (0xEF, 0xBC, 0x88), (0xE3, 0x80, 0x90):
+                    depth += 1
+                    flush()
+                case (0xEF, 0xBC, 0x89), (0xE3, 0x80, 0x91):
+                    depth = max(0, depth - 1)
+                    flush()
+                case (0xEF, 0xBC, 0x9A):
+                    if depth == 0, sawText { flush(); return hasher.finish(invertedArticle: comma) }
+                    flush()
+                default:
+                    return nil
+                }
+                previousSpace = false
+            }
+            flush()
+            return hasher.finish(invertedArticle: comma)
+        }
+    }
+
+    // MARK: Title
+
+    private mutating func readTitle(_ text: String, subtitle: String?) {
+        let (bare, notes) = Self.bracketsRemoved(text)
+        let (main, rest) = Self.split(bare)
+        var words = TitleWords.words(of: main)
+        var restWords = TitleWords.words(of: rest)
+        if let subtitle { restWords += TitleWords.words(of: subtitle) }
+        let noteWords = TitleWords.words(of: notes)
+        if words.count > 1, let first = words.first, Self.articles.contains(Self.code(first)) { words.removeFirst() }
+        // A catalogue's inverted article: `Lord of the Rings, The`.
+        if words.count > 1, let last = words.last, Self.articles.contains(Self.code(last)), main.utf8.contains(0x2C) { words.removeLast() }
+        boxSet = Self.isBoxSet(words) || Self.isBoxSet(restWords) || Self.isBoxSet(noteWords) || Self.hasRange(text)
+            || subtitle.map(Self.hasRange) == true
+        var kept: [String] = []
+        kept.reserveCapacity(words.count)
+        var index = 0
+        while index < words.count {
+            if let (number, kind, length) = Self.number(in: words, at: index) {
+                if kind == .volume { volumes.append(number) } else { mainSeries.append(number) }
+                index += length
+                continue
+            }
+            kept.append(words[index])
+            index += 1
+        }
+        // A number ending the main title or its subtitle (`마법사의 돌. 2`) is a volume too; in the
+        // main title it stays in the key as well.
+        if kept.count > 1, let last = kept.last, last.utf8.count <= 3, let number = Int(last) { volumes.append(number) }
+        var subtitleWords: [String] = []
+        for (source, isNote) in [(restWords, false), (noteWords, true)] {
+            index = 0
+            while index < source.count {
+                if let (number, kind, length) = Self.number(in: source, at: index) {
+                    if kind == .volume { volumes.append(number) } else { restSeries.append(number) }
+                    index += length
+                    continue
+                }
+                if !isNote { subtitleWords.append(source[index]) }
+                index += 1
+            }
+        }
+        if subtitleWords.count > 1, let last = subtitleWords.last, last.utf8.count <= 3, let number = Int(last) {
+            volumes.append(number)
+            subtitleWords.removeLast()
+        }
+        volumes = Self.sortedUnique(volumes)
+        mainSeries = Self.sortedUnique(mainSeries)
+        restSeries = Self.sortedUnique(restSeries)
+        // A title that is nothing but a volume marker ("Volume 2") keeps its words.
+        if kept.isEmpty { kept = words }
+        title = kept.joined()
+        self.subtitle = subtitleWords.joined()
+        generic = title.unicodeScalars.count <= 3 || Self.genericTitles.contains(title)
+            || (kept.count == 1 && Self.genericWords.contains(title))
+    }
+
+    /// The title as words, for explanations ("lord of the rings").
+    static func displayTitle(_ item: Item) -> String {
+        var words = TitleWords.words(of: split(bracketsRemoved(item.title).text).main)
+        if words.count > 1, let first = words.first, articles.contains(code(first)) { words.removeFirst() }
+        return words.joined(separator: " ")
+    }
+
+    /// The text without its bracketed groups (`해리포터(Harry Potter)`, `(양장본 HardCover)`,
+    /// `(Harry Potter, #1)`: glosses and edition notes), and those groups' text.
+    static func bracketsRemoved(_ title: String) -> (text: String, notes: String) {
+        let hasBracket = title.utf8.contains { $0 == 0x28 || $0 == 0x5B || $0 == 0xEF || $0 == 0xE3 }
+        guard hasBracket else { return (title, "") }
+        var text = String.UnicodeScalarView()
+        var notes = String.UnicodeScalarView()
+        var depth = 0
+        var sawText = false
+        for scalar in title.unicodeScalars {
+            switch scalar {
+            case "(", "[", "\u{FF08}", "\u{3010}":
+                depth += 1
+                notes.append(" ")
+            case ")", "]", "\u{FF09}", "\u{3011}":
+                depth = max(0, depth - 1)
+                if depth == 0 { text.append(" ") }
+            default:
+                if depth > 0 {
+                    notes.append(scalar)
+                } else {
+                    text.append(scalar)
+                    if !sawText, scalar.isTextual { sawText = true }
+                }
+            }
+        }
+        // A title that is all brackets keeps them as its text.
+        return sawText ? (String(text), String(notes)) : (title, "")
+    }
+
+    /// The title's main part and its subtitle: split at the first ":" (or full-width "："), ";" (Project
+    /// Gutenberg's `Moby Dick; Or, The Whale`), or at " - " (or an en or em dash, or "~", between
+    /// spaces), after some text.
+    static func split(_ title: String) -> (main: Substring, rest: Substring) {
+        let utf8 = title.utf8
+        var index = utf8.startIndex
+        var previous: UInt8 = 0x20
+        var sawText = false
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            let next = utf8.index(after: index)
+            if byte < 0x80 {
+                switch byte {
+                case 0x3A, 0x3B:  // : ;
+                    if sawText { return (title[..<index], title[next...]) }
+                case 0x2D, 0x7E:  // - ~
+                    if sawText, previous == 0x20, next < utf8.endIndex, utf8[next] == 0x20 { return (title[..<index], title[next...]) }
+                case 0x30...0x39, 0x41...0x5A, 0x61...0x7A:
+                    sawText = true
+                default:
+                    break
+                }
+                previous = byte
+                index = next
+                continue
+            }
+            // A scalar beyond ASCII: full-width colon, en or em dash between spaces, or text.
+            let scalarIndex = String.Index(index, within: title.unicodeScalars) ?? index
+            let scalar = title.unicodeScalars[scalarIndex]
+            let after = title.unicodeScalars.index(after: scalarIndex)
+            switch scalar {
+            case "\u{FF1A}":
+                if sawText { return (title[..<scalarIndex], title[after...]) }
+            case "\u{2013}", "\u{2014}":
+                if sawText, previous == 0x20, after < title.endIndex, title.utf8[after] == 0x20 {
+                    return (title[..<scalarIndex], title[after...])
+                }
+            default:
+                if scalar.isTextual { sawText = true }
+            }
+            previous = 0x80
+            index = after
+        }
+        return (Substring(title), "")
+    }
+
+    // MARK: Numbers and box sets
+
+    private static func sortedUnique(_ numbers: [Int]) -> [Int] {
+        guard numbers.count > 1 else { return numbers }
+        var sorted = numbers.sorted()
+        var index = 1
+        while index < sorted.count {
+            if sorted[index] == sorted[index - 1] { sorted.remove(at: index) } else { index += 1 }
+        }
+        return sorted
+    }
+
+    enum NumberKind { case volume, series }
+
+    /// A marker and its number at `index` (`vol 2`, `part ii`, `book one`, `# 3`, `2권`, `제2권`, `vol2`):
+    /// the number, what kind it is and how many words it took.
+    static func number(in words: [String], at index: Int) -> (Int, NumberKind, Int)? {
+        let word = words[index]
+        if let glued = gluedNumber(word) { return glued }
+        // Every marker is short: a longer word is looked up in no set.
+        guard word.utf8.count <= 8 else { return nil }
+        let wordCode = code(word)
+        let kind: NumberKind
+        if volumeMarkers.contains(wordCode) {
+            kind = .volume
+        } else if seriesMarkers.contains(wordCode) {
+            kind = .series
+        } else {
+            return nil
+        }
+        guard index + 1 < words.count, let number = value(of: words[index + 1]) else { return nil }
+        return (number, kind, 2)
+    }
+
+    /// `2권`, `제2권`, `第2巻`, `vol2`, `상` (upper), `하` (lower): a number with its marker in one word.
+    private static func gluedNumber(_ word: String) -> (Int, NumberKind, Int)? {
+        guard let first = word.utf8.first else { return nil }
+        if word.utf8.allSatisfy({ $0 < 0x80 }) {
+            // `vol2`, `v2`, `no2`, `pt2`, `bk2`: ASCII letters then digits.
+            guard first == 0x76 || first == 0x6E || first == 0x70 || first == 0x62 else { return nil }
+            var letters = 0
+            var number = 0
+            var digits = 0
+            for byte in word.utf8 {
+                if digits == 0, byte >= 0x61, byte <= 0x7A {
+                    letters += 1
+                } else if byte >= 0x30, byte <= 0x39, digits < 4 {
+                    digits += 1
+                    number = number * 10 + Int(byte - 0x30)
+                } else {
+                    return nil
+                }
+            }
+            guard digits > 0 else { return nil }
+            switch word.prefix(letters) {
+            case "vol", "v", "pt": return (number, .volume, 1)
+            case "no", "bk": return (number, .series, 1)
+            default: return nil
+            }
+        }
+        if word.utf8.count == 3 {
+            let wordCode = code(word)
+            if upperCodes.contains(wordCode) { return (1001, .volume, 1) }
+            if middleCodes.contains(wordCode) { return (1002, .volume, 1) }
+            if lowerCodes.contains(wordCode) { return (1003, .volume, 1) }
+        }
+        var scalars = Substring(word).unicodeScalars[...]
+        if let first = scalars.first, first == "제" || first == "第" { scalars = scalars.dropFirst() }
+        guard let last = scalars.last, cjkVolumeSuffixes.contains(last) else { return nil }
+        let digits = scalars.dropLast()
+        guard !digits.isEmpty, digits.count <= 4, digits.allSatisfy({ $0.value >= 0x30 && $0.value <= 0x39 }) else { return nil }
+        return (digits.reduce(0) { $0 * 10 + Int($1.value - 0x30) }, .volume, 1)
+    }
+
+    /// A number as a word: digits, a Roman numeral (up to 39) or an English number word up to twenty.
+    static func value(of word: String) -> Int? {
+        if word.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return word.utf8.count <= 6 ? Int(word) : nil }
+        if let number = numberWords[word] { return number }
+        return roman(word)
+    }
+
+    private static func roman(_ word: String) -> Int? {
+        guard !word.isEmpty, word.count <= 7 else { return nil }
+        var total = 0
+        var previous = 0
+        for character in word.reversed() {
+            let digit: Int
+            switch character {
+            case "i": digit = 1
+            case "v": digit = 5
+            case "x": digit = 10
+            default: return nil
+            }
+            if digit < previous { total -= digit } else { total += digit; previous = digit }
+        }
+        return total > 0 && total < 40 ? total : nil
+    }
+
+    private static func isBoxSet(_ words: [String]) -> Bool {
+        var previous: UInt64 = 0
+        for word in words {
+            let wordCode = code(word)
+            if wordCode == 0 {
+                if longBoxWords.contains(word) || (previous == completeCode && longBoxWords.contains(word)) { return true }
+            } else if boxWords.contains(wordCode) {
+                return true
+            } else if wordCode == setCode || wordCode == setsCode, previous == boxCode || previous == boxedCode {
+                return true
+            } else if previous == completeCode, completedSets.contains(wordCode) {
+                return true
+            }
+            // `전5권`: complete in five volumes.
+            if word.utf8.count > 6, word.utf8.first == 0xEC, word.hasPrefix("전"), word.hasSuffix("권") { return true }
+            previous = wordCode
+        }
+        return false
+    }
+
+    /// A word's UTF-8 packed into a number when it has at most 8 bytes (0 for a longer one): the word
+    /// lists are looked up by number, not by hashing and comparing strings.
+    static func code(_ word: some StringProtocol) -> UInt64 {
+        var value: UInt64 = 0
+        var count = 0
+        for byte in word.utf8 {
+            count += 1
+            if count > 8 { return 0 }
+            value = value << 8 | UInt64(byte)
+        }
+        return value
+    }
+
+    private static func codes(_ words: [String]) -> Set<UInt64> {
+        Set(words.map { code($0) }.filter { $0 != 0 })
+    }
+
+    /// Whether the text names a range of volumes: `1-3`, `1–7`, `1~3권` (numbers under 100, so that
+    /// years such as `1962-2012` are no range).
+    private static func hasRange(_ text: String) -> Bool {
+        var current: Int?
+        var lower: Int?
+        var afterDash = false
+        func closes(_ upper: Int) -> Bool {
+            guard afterDash, let lower else { return false }
+            return lower < 100 && upper < 100 && lower < upper
+        }
+        for scalar in text.unicodeScalars {
+            if ("0"..."9").contains(scalar) {
+                current = min((current ?? 0) * 10 + Int(scalar.value - 0x30), 999)
+                continue
+            }
+            if let number = current {
+                if closes(number) { return true }
+                afterDash = false
+                lower = number
+                current = nil
+            }
+            if lower != nil, !afterDash, scalar == "-" || scalar == "\u{2013}" || scalar == "~" || scalar == "\u{301C}" {
+                afterDash = true
+            } else if scalar != " " {
+                lower = nil
+                afterDash = false
+            }
+        }
+        return current.map(closes) ?? false
+    }
+
+    // MARK: Identifiers
+
+    /// A scheme name as compared: lowercased ASCII letters and digits (`openlibraryWork`, `OCLC number`).
+    private static func scheme(_ name: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(name.utf8.count)
+        for byte in name.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): bytes.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte + 32)
+            default: continue
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A language as two letters: `en-US` → `en`, ISO 639-2 `ger` → `de`; nil when empty.
+    static func language(_ value: String) -> String? {
+        let code = String(value.trimmed().lowercased().prefix { $0.isLetter })
+        guard code.count >= 2 else { return nil }
+        if code.count == 2 { return code }
+        return languageCodes[code] ?? String(code.prefix(2))
+    }
+
+    private static let languageCodes: [String: String] = [
+        "eng": "en", "kor": "ko", "fre": "fr", "fra": "fr", "ger": "de", "deu": "de", "spa": "es", "ita": "it", "jpn": "ja",
+        "chi": "zh", "zho": "zh", "rus": "ru", "por": "pt", "dut": "nl", "nld": "nl", "swe": "sv", "pol": "pl", "ara": "ar",
+        "heb": "he", "gre": "el", "ell": "el", "lat": "la", "tur": "tr", "hin": "hi", "cze": "cs", "ces": "cs", "dan": "da",
+        "fin": "fi", "nor": "no", "hun": "hu", "english": "en", "korean": "ko", "french": "fr", "german": "de",
+    ]
+
+    /// Several values in one field (`"123, 456"`).
+    private static func list(_ value: String) -> [Substring] {
+        value.split { $0 == "," || $0 == ";" || $0 == " " }
+    }
+
+    /// A DOI lowercased, without a resolver or `doi:` prefix; nil unless it starts `10.`.
+    static func doi(_ value: String) -> String? {
+        var text = Substring(value.trimmed().lowercased())
+        for prefix in ["https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi:"] where text.hasPrefix(prefix) {
+            text = text.dropFirst(prefix.count)
+        }
+        text = Substring(text.trimmed())
+        return text.hasPrefix("10.") && text.count > 4 ? String(text) : nil
+    }
+
+    /// An OCLC number as digits without leading zeros (`ocm01234567`, `(OCoLC)1234567` → `1234567`).
+    static func oclc(_ value: Substring) -> String? {
+        let digits = value.drop { !$0.isASCIIDigit }.prefix { $0.isASCIIDigit }.drop { $0 == "0" }
+        return digits.isEmpty ? nil : String(digits)
+    }
+
+    /// An LCCN without spaces, hyphens and case (`n 78-890351` → `n78890351`).
+    static func lccn(_ value: Substring) -> String? {
+        let kept = value.lowercased().filter { $0.isASCIIDigit || ("a"..."z").contains($0) }
+        return kept.contains(where: \.isASCIIDigit) ? kept : nil
+    }
+
+    /// An Open Library id (`/works/OL45804W`, `OL45804W`) uppercased; nil unless it ends in `suffix`.
+    static func openLibrary(_ value: String, suffix: Character) -> String? {
+        let id = value.split(separator: "/").last.map { $0.uppercased() } ?? ""
+        guard id.hasPrefix("OL"), id.last == suffix, id.count > 3 else { return nil }
+        return id
+    }
+
+    // MARK: Word lists
+
+    static let articles: Set<UInt64> = codes([
+        "the", "a", "an", "le", "la", "les", "l", "der", "die", "das", "el", "los", "las", "il", "lo", "gli", "un", "une",
+        "ein", "eine", "de", "het", "een", "o", "os", "as", "uma", "um",
+    ])
+    static let volumeMarkers: Set<UInt64> = codes([
+        "vol", "vols", "volume", "volumes", "v", "part", "parts", "pt", "tome", "tomo", "band", "bd", "teil", "parte", "partie",
+        "권", "부", "편", "巻", "卷",
+    ])
+    static let seriesMarkers: Set<UInt64> = codes(["book", "books", "bk", "no", "nr", "number", "#", "livre", "libro", "episode", "ep", "issue"])
+    private static let upperCodes = codes(["상", "上"]), middleCodes = codes(["중", "中"]), lowerCodes = codes(["하", "下"])
+    private static let setCode = code("set"), setsCode = code("sets"), boxCode = code("box"), boxedCode = code("boxed")
+    private static let completeCode = code("complete")
+    private static let completedSets = codes(["series", "set", "works", "novels"])
+    static let longBoxWords: Set<String> = ["collection", "collections", "tetralogy", "anthology", "시리즈세트"]
+    static let cjkVolumeSuffixes: Set<Unicode.Scalar> = ["권", "부", "편", "호", "巻", "卷", "冊", "号"]
+    static let boxWords: Set<UInt64> = codes(["boxset", "boxed", "trilogy", "quartet", "omnibus", "세트", "전집", "박스", "합본"])
+    static let numberCodes: Set<UInt64> = codes(Array(numberWords.keys))
+    static let numberWords: [String: Int] = [
+        "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+        "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
+        "eighteen": 18, "nineteen": 19, "twenty": 20, "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
+        "sixth": 6, "seventh": 7,
+    ]
+    /// Titles many books share: a key made of one of them needs creators and year to join.
+    static let genericTitles: Set<String> = [
+        "poems", "poetry", "selectedpoems", "collectedpoems", "newandselectedpoems", "works", "selectedworks", "collectedworks",
+        "completeworks", "essays", "selectedessays", "collectedessays", "stories", "shortstories", "selectedstories",
+        "collectedstories", "introduction", "anintroduction", "preface", "foreword", "afterword", "index", "contents", "letters",
+        "selectedletters", "novels", "plays", "writings", "selectedwritings", "diary", "journal", "journals", "memoirs",
+        "autobiography", "notes", "untitled", "unknown", "book", "bible", "holybible", "dictionary", "encyclopedia", "atlas",
+        "handbook", "history", "proceedings", "abstracts", "chapter", "conclusion", "references", "bibliography", "appendix",
+        "glossary", "epilogue", "prologue", "miscellany", "fables", "tales", "sonnets", "lyrics", "songs", "speeches",
+        "sermons", "lectures", "documents", "reports", "report", "annualreport", "catalogue", "catalog", "manual", "guide",
+        "시", "시집", "소설", "수필", "산문", "서문", "서론", "결론", "일기", "편지", "단편집", "작품집", "전집", "선집",
+    ]
+    /// Single words that are a generic title alone.
+    static let genericWords: Set<String> = ["selected", "collected", "complete", "essentials", "basics", "fundamentals", "overview"]
+    /// Crossref's (and others') types of a part of a book.
+    static let partTypes: Set<String> = [
+        "book-chapter", "book-section", "book-part", "reference-entry", "book-track", "component", "chapter", "section",
+        "entry", "part",
+    ]
+}
+
+/// A typed identifier under which two records are one book, normalised.
+enum IdentityKey: Hashable {
+    /// An ISBN-13 as its number: hashing a number is cheaper than a string (Open Library works list hundreds).
+    case isbn(UInt64)
+    case doi(String)
+    case oclc(String)
+    case lccn(String)
+    case openLibraryWork(String)
+    case openLibraryEdition(String)
+
+    /// What `joinedBy` says: `isbn 9780618640157`, `doi 10.1000/x`, `openlibrary work OL27448W`.
+    var explanation: String {
+        switch self {
+        case .isbn(let value): "isbn " + String(value)
+        case .doi(let value): "doi " + value
+        case .oclc(let value): "oclc " + value
+        case .lccn(let value): "lccn " + value
+        case .openLibraryWork(let value): "openlibrary work " + value
+        case .openLibraryEdition(let value): "openlibrary edition " + value
+        }
+    }
+
+    /// Whether the key names one edition (not a work): the keys `group=edition` joins by.
+    var namesEdition: Bool {
+        if case .openLibraryWork = self { return false }
+        return true
+    }
+}
+
+/// A creator as compared: the family name's last word, the first initial of the given names when
+/// known, and every word of the name (for names given family first without a comma, `Rowling J K`).
+struct CreatorKey: Hashable {
+    var family: String
+    var initial: Unicode.Scalar?
+    var words: [String]
+
+    /// The creators a source's list names: an entry with "/" or ";" in it names several.
+    static func keys(_ names: [String]) -> [CreatorKey] {
+        var keys: [CreatorKey] = []
+        for name in names.prefix(8) {
+            if name.utf8.contains(where: { $0 == 0x2F || $0 == 0x3B }) {
+                keys += name.split { $0 == "/" || $0 == ";" }.compactMap { CreatorKey(String($0)) }
+            } else if let key = CreatorKey(name) {
+                keys.append(key)
+            }
+        }
+        return keys
+    }
+
+    init?(_ name: String) {
+        var text = Substring(name)
+        // Roles and dates in brackets: "한강 (지은이)", "Tolkien, J. R. R. (1892-1973)".
+        if let open = text.utf8.firstIndex(where: { $0 == 0x28 || $0 == 0x5B }), open > text.startIndex {
+            text = text[..<open]
+        }
+        var family: [String]
+        var given: [String]
+        let comma = text.utf8.firstIndex(of: 0x2C)
+        let after = comma.map { TitleWords.words(of: text[text.utf8.index(after: $0)...]) } ?? []
+        if let comma, !after.isEmpty, !Self.isSuffix(after) {
+            family = TitleWords.words(of: text[..<comma])
+            given = after
+        } else {
+            let words = TitleWords.words(of: comma.map { text[..<$0] } ?? text).filter { !Self.suffixes.contains($0) }
+            if !text.utf8.allSatisfy({ $0 < 0x80 }), words.contains(where: TitleWords.isCJK) {
+                // Korean, Chinese and Japanese names as they are: the whole name is the key.
+                guard !words.isEmpty else { return nil }
+                self.family = words.joined()
+                self.initial = nil
+                self.words = [self.family]
+                return
+            }
+            family = words.suffix(1).map { $0 }
+            given = Array(words.dropLast())
+        }
+        family.removeAll { Self.suffixes.contains($0) }
+        given.removeAll { Self.suffixes.contains($0) }
+        guard let last = family.last else { return nil }
+        self.family = !text.utf8.allSatisfy({ $0 < 0x80 }) && family.contains(where: TitleWords.isCJK) ? family.joined() : last
+        self.initial = given.first?.unicodeScalars.first
+        self.words = given + family
+    }
+
+    init(family: String, initial: Unicode.Scalar?) {
+        self.family = family
+        self.initial = initial
+        self.words = [family]
+    }
+
+    /// Same family name and the same first initial when both give one; or each name's family name
+    /// among the other's words (`Rowling J K` and `J. K. Rowling`, not `Henry James` and `James Joyce`).
+    func agrees(with other: CreatorKey) -> Bool {
+        if family == other.family {
+            guard let mine = initial, let theirs = other.initial else { return true }
+            return mine == theirs
+        }
+        return words.count > 1 && other.words.count > 1 && words.contains(other.family) && other.words.contains(family)
+    }
+
+    private static let suffixes: Set<String> = ["jr", "sr", "ii", "iii", "iv", "phd", "md", "dr", "prof", "sir", "ed", "eds", "editor", "trans"]
+
+    private static func isSuffix(_ words: [String]) -> Bool {
+        !words.isEmpty && words.allSatisfy { suffixes.contains($0) }
+    }
+}
+
+/// Text as folded words: case, diacritics and full-width forms folded, letters and digits kept
+/// (Hangul and CJK as they are), everything else a break; "&" is the word "and" and "#" a word of
+/// its own. ASCII text, and text of ASCII, Hangul syllables and CJK ideographs, need no Foundation.
+enum TitleWords {
+    static func words(of text: some StringProtocol) -> [String] {
+        var words: [String] = []
+        // ASCII text: bytes alone, no scalars decoded.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            var word: [UInt8] = []
+            word.reserveCapacity(16)
+            func flush() {
+                if !word.isEmpty {
+                    words.append(String(decoding: word, as: UTF8.self))
+                    word.removeAll(keepingCapacity: true)
+                }
+            }
+            for byte in text.utf8 {
+                switch byte {
+                case 0x61...0x7A, 0x30...0x39: word.append(byte)
+                case 0x41...0x5A: word.append(byte + 32)
+                case 0x26:
+                    flush()
+                    words.append("and")
+                case 0x23:
+                    flush()
+                    words.append("#")
+                case 0x27:
+                    if word.count == 1, let only = word.first, only == 0x6C || only == 0x64 { flush() }
+                default: flush()
+                }
+            }
+            flush()
+            return words
+        }
+        var word = String.UnicodeScalarView()
+        func flush() {
+            if !word.isEmpty {
+                words.append(String(word))
+                word = String.UnicodeScalarView()
+            }
+        }
+        func add(_ scalar: Unicode.Scalar) {
+            switch scalar.value {
+            case 0x61...0x7A, 0x30...0x39, 0xAC00...0xD7A3, 0x4E00...0x9FFF:
+                word.append(scalar)
+            case 0x26:  // &
+                flush()
+                words.append("and")
+            case 0x23:  // #
+                flush()
+                words.append("#")
+            case 0x27, 0x2019:
+                // An apostrophe joins ("philosopher's" → "philosophers"), but for an elided article
+                // ("l'étranger" → "l" "etranger").
+                if word.count == 1, let only = word.first, only == "l" || only == "d" { flush() }
+            case 0...0x7F:
+                flush()
+            default:
+                if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                    word.append(scalar)
+                } else {
+                    flush()
+                }
+            }
+        }
+        if let fast = fastFold(text) {
+            for scalar in fast { add(scalar) }
+        } else {
+            let folded = String(text).folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
+            for scalar in folded.unicodeScalars { add(scalar) }
+        }
+        flush()
+        return words
+    }
+
+    /// Text of ASCII, Hangul syllables and CJK ideographs lowercased as Foundation's folding would;
+    /// nil for any other.
+    private static func fastFold(_ text: some StringProtocol) -> String.UnicodeScalarView? {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x41...0x5A: scalars.append(Unicode.Scalar(UInt8(truncatingIfNeeded: scalar.value + 32)))
+            case 0...0x7F, 0xAC00...0xD7A3, 0x4E00...0x9FFF: scalars.append(scalar)
+            default: return nil
+            }
+        }
+        return scalars
+    }
+
+    /// Whether the word has Hangul, kana or CJK ideographs.
+    static func isCJK(_ word: String) -> Bool {
+        word.unicodeScalars.contains { scalar in
+            switch scalar.value {
+            case 0x1100...0x11FF, 0x3040...0x30FF, 0x3130...0x318F, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0xF900...0xFAFF: true
+            default: false
+            }
+        }
+    }
+}
+
+extension Unicode.Scalar {
+    /// A letter or digit (ASCII without a property look-up).
+    fileprivate var isTextual: Bool {
+        if value < 0x80 { return (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value) }
+        return properties.isAlphabetic || properties.numericType != nil
+    }
+
+    fileprivate var lowercasedASCII: Unicode.Scalar {
+        (0x41...0x5A).contains(value) ? Unicode.Scalar(UInt8(truncatingIfNeeded: value + 32)) : self
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+extension BookIdentity {
+    /// Whether the title keys of two records of different sources say they are one book under
+    /// `grouping`: the guards of issue 48, each from a real failure. `nil`: they are not; else the
+    /// creator's family name that agreed (empty when the join rests on title and year alone).
+    func titleJoin(_ other: BookIdentity, grouping: ResultGrouping) -> String? {
+        guard !title.isEmpty, title == other.title, !isPart, !other.isPart else { return nil }
+        // Translations are different books unless an identifier says otherwise.
+        if let language, let theirs = other.language, language != theirs { return nil }
+        // Volume, part and series numbers agree; a box set never joins one volume.
+        guard volumes == other.volumes, mainSeries == other.mainSeries, boxSet == other.boxSet else { return nil }
+        if !restSeries.isEmpty, !other.restSeries.isEmpty, restSeries != other.restSeries { return nil }
+        // Two subtitles that differ are two books ("Dune: House Atreides", "Dune: House Harkonnen"),
+        // unless one begins the other.
+        if !subtitle.isEmpty, !other.subtitle.isEmpty, !subtitle.hasPrefix(other.subtitle), !other.subtitle.hasPrefix(subtitle) {
+            return nil
+        }
+        let yearGap: Int? = if let year, let theirs = other.year { abs(year - theirs) } else { nil }
+        // A subtitle on one side only may name a part (Open Library's `The Lord of the Rings: The Two
+        // Towers`, 1955) or be left out by the other source (`Quiet`): only records of one year join.
+        if subtitle.isEmpty != other.subtitle.isEmpty, let yearGap, yearGap > 0 { return nil }
+        // group=edition: the title key joins only records of which one has no ISBN.
+        if grouping == .edition, hasISBN, other.hasISBN { return nil }
+        let family = agreeingFamily(other)
+        let bothCreators = !creators.isEmpty && !other.creators.isEmpty
+        // Creators that are given on both sides must agree.
+        if bothCreators, family == nil { return nil }
+        if generic {
+            // "Poems", "Introduction": creators and year, both.
+            guard let family, let yearGap, yearGap <= 1 else { return nil }
+            return family
+        }
+        guard let family else {
+            // No creators on one side: the same year, and a title long enough to be telling.
+            guard let yearGap, yearGap == 0, title.unicodeScalars.count >= 8 else { return nil }
+            return ""
+        }
+        switch grouping {
+        case .work:
+            // Editions of one work differ by decades (Open Library gives the first year, a shop
+            // its printing's): with creators agreeing, the year does not split the work.
+            return family
+        case .edition:
+            if let yearGap, yearGap > 1 { return nil }
+            return family
+        }
+    }
+
+    /// The family name of a creator both records credit (initials agreeing), else nil.
+    func agreeingFamily(_ other: BookIdentity) -> String? {
+        for mine in creators {
+            for theirs in other.creators where mine.agrees(with: theirs) { return mine.family }
+        }
+        return nil
+    }
+
+    /// Whether an identifier join of these two records is refused: a box set against one volume,
+    /// or volume numbers that disagree (Open Library lists a box set's ISBN under each volume's work).
+    func refusesIdentifierJoin(_ other: BookIdentity) -> Bool {
+        if boxSet != other.boxSet { return true }
+        if !volumes.isEmpty, !other.volumes.isEmpty, volumes != other.volumes { return true }
+        return false
+    }
+
+    /// Whether two records are different editions under `group=edition`: both have ISBN-13s and share none.
+    func differentEdition(_ other: BookIdentity, isbns: [String], otherISBNs: [String]) -> Bool {
+        guard hasISBN, other.hasISBN else { return false }
+        return !isbns.contains(where: otherISBNs.contains)
+    }
+}
+
+/// Hashes a title's words for `BookIdentity.roughTitle`: FNV-1a over the words kept, the first
+/// word left out when it is an article, and the last when it is one after a comma (`Lord of the
+/// Rings, The`); words with digits, markers, Roman numerals and number words never count. A title of
+/// nothing but such words hashes all its words.
+struct RoughHasher {
+    private var kept: UInt64 = 0xcbf2_9ce4_8422_2325
+    private var beforeLast: UInt64 = 0xcbf2_9ce4_8422_2325
+    private var all: UInt64 = 0xcbf2_9ce4_8422_2325
+    private var words = 0
+    private var keptWords = 0
+    private var lastWasArticle = false
+
+    mutating func add(_ word: some Collection<UInt8>) {
+        guard !word.isEmpty else { return }
+        words += 1
+        all = Self.mix(all, word)
+        let code = word.count <= 8 ? word.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } : 0
+        let article = code != 0 && BookIdentity.articles.contains(code)
+        if words == 1, article {
+            lastWasArticle = true
+            return
+        }
+        lastWasArticle = article
+        if word.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) { return }
+        if code != 0, BookIdentity.volumeMarkers.contains(code) || BookIdentity.seriesMarkers.contains(code)
+            || BookIdentity.numberCodes.contains(code) || Self.isRoman(word) {
+            return
+        }
+        beforeLast = kept
+        kept = Self.mix(kept, word)
+        keptWords += 1
+    }
+
+    func finish(invertedArticle: Bool) -> UInt64 {
+        guard words > 0 else { return 0 }
+        let value = keptWords == 0 ? all : (invertedArticle && lastWasArticle && words > 1 ? beforeLast : kept)
+        return value == 0 ? 1 : value
+    }
+
+    private static func mix(_ hash: UInt64, _ word: some Collection<UInt8>) -> UInt64 {
+        var hash = hash
+        for byte in word {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return hash
+    }
+
+    private static func isRoman(_ word: some Collection<UInt8>) -> Bool {
+        word.count <= 7 && word.allSatisfy { $0 == 0x69 || $0 == 0x76 || $0 == 0x78 }
+    }
+}

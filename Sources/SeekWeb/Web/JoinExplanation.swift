@@ -1,0 +1,44 @@
+import SeekCore
+import SeekRuntime
+
+/// The detail page's words for why a row's sources are one book (issue 48): "Also in Aladin and
+/// Kakao: same ISBN." The records are merged again here, each as its own source's answer, so the
+/// reasons are the merger's own (`ResultSource.joinedBy`), said in the reader's language.
+enum JoinExplanation {
+    /// One sentence per kind of key, naming the sources that key joined to the first; none when the
+    /// page shows one source, or the records no longer join.
+    static func sentences(
+        _ details: [(provider: String, detail: ItemDetail)], grouping: ResultGrouping, session: SeekSession, strings: WebStrings
+    ) -> [String] {
+        guard details.count > 1 else { return [] }
+        let lists = details.map { (provider: $0.provider, items: [$0.detail.item]) }
+        guard let row = ResultMerger.merge(lists, grouping: grouping).first(where: { $0.sources.count > 1 }) else { return [] }
+        var order: [String] = []
+        var names: [String: [String]] = [:]
+        for source in row.sources {
+            guard let joinedBy = source.joinedBy else { continue }
+            let reason = strings[key(of: joinedBy)]
+            if names[reason] == nil { order.append(reason) }
+            let name = WebView.name(source.provider, session: session)
+            if names[reason]?.contains(name) != true { names[reason, default: []].append(name) }
+        }
+        return order.map { reason in
+            let list = names[reason] ?? []
+            let joined = list.count > 1 ? list.dropLast().joined(separator: ", ") + strings["listAnd"] + (list.last ?? "") : list.first ?? ""
+            return strings.format("alsoIn", joined, reason)
+        }
+    }
+
+    /// The strings key for a `joinedBy` text (`isbn 978…`, `doi 10.…`, `title+creator …`).
+    static func key(of joinedBy: String) -> String {
+        switch joinedBy.prefix { $0 != " " } {
+        case "isbn": "joinedISBN"
+        case "doi": "joinedDOI"
+        case "oclc": "joinedOCLC"
+        case "lccn": "joinedLCCN"
+        case "openlibrary": "joinedOpenLibrary"
+        case "title+year": "joinedTitleYear"
+        default: "joinedTitle"
+        }
+    }
+}
