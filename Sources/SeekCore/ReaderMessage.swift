@@ -12,7 +12,7 @@ extension SeekError {
         case .notFound:
             return "\(name) no longer has this \(Self.noun(for: descriptor))."
         case .rateLimited(let retryAfter):
-            let when = retryAfter.map { "in \(Self.format(max(1, $0.rounded(.up)))) seconds" } ?? "in a minute"
+            let when = retryAfter.map { "in \(Self.secondsInWords(max(1, $0.rounded(.up))))" } ?? "in a minute"
             return "\(name) is receiving too many requests from Seek just now. Try again \(when)."
         case .suspended(let until):
             return "\(name) failed several times in a row, so Seek is not asking it until \(Self.timestamp(until)). Try again then."

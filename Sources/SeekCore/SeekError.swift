@@ -103,6 +103,12 @@ public struct SeekError: Error, Sendable, Hashable, CustomStringConvertible {
         return Double(whole) == seconds ? String(whole) : String(format: "%.1f", seconds)
     }
 
+    /// A number of seconds in words: "1 second", "2 seconds", "2.5 seconds" (`format`'s digits).
+    public static func secondsInWords(_ seconds: Double) -> String {
+        let digits = format(seconds)
+        return digits == "1" ? "1 second" : "\(digits) seconds"
+    }
+
     static func timestamp(_ date: Date) -> String {
         date.formatted(.iso8601)
     }

@@ -257,6 +257,9 @@ extension SeekSession {
                         + "must be at most \(SearchRequest.maxOffset) (the last page at limit \(limit) is \(deepest))")
             }
         }
+        // Every parameter is checked before the cursor store is asked (it may be a database that is down).
+        let rating = try contentRating(request.rating)
+        let language = try Self.language(request.language)
         var cursor: SearchCursor?
         if let token = request.cursor {
             guard request.page == nil else { throw RequestError(.invalidParameter, "use either 'page' or 'cursor', not both") }
@@ -264,8 +267,8 @@ extension SeekSession {
         }
         let options = SearchOptions(
             query: parsed.text, providers: selection.ids, limit: limit, page: request.page ?? 1, cursor: cursor,
-            timeout: request.timeout, ranking: request.ranking, rating: try contentRating(request.rating),
-            noCache: request.noCache, explain: request.explain, language: try Self.language(request.language), grouping: request.group)
+            timeout: request.timeout, ranking: request.ranking, rating: rating,
+            noCache: request.noCache, explain: request.explain, language: language, grouping: request.group)
         return CheckedSearch(options: options, selection: selection, owner: request.owner)
     }
 

@@ -76,7 +76,7 @@ struct APIRoutes: Sendable {
                 do {
                     return try await Deadline.race(deadline) { try await handler(request, context) }
                 } catch let error as SeekError where error.provider == nil && error.kind == .timeout(seconds: deadline.seconds) {
-                    throw APIError(.gatewayTimeout, code: "deadline", message: "no answer within \(SeekError.format(deadline.seconds)) seconds")
+                    throw APIError(.gatewayTimeout, code: "deadline", message: "no answer within \(SeekError.secondsInWords(deadline.seconds))")
                 } catch let error as RequestError {
                     throw APIError(error)
                 }

@@ -47,7 +47,8 @@ enum OpenFileLimit {
 }
 
 /// The listening socket's first handler: when accepting fails for want of descriptors (EMFILE,
-/// ENFILE, ENOBUFS, ENOMEM), stops watching the socket for a moment. SwiftNIO's own
+/// ENFILE, ENOBUFS, ENOMEM), closes the connections that have waited longest on their clients
+/// (`ConnectionRegistry.shed`) and stops watching the socket for a moment. SwiftNIO's own
 /// `AcceptBackoffHandler` (which its async `bind` installs) delays the next `read`, but the socket
 /// stays registered for readability while a read is pending, so the event loop spins on `accept`.
 final class DescriptorBackoffHandler: ChannelInboundHandler, RemovableChannelHandler {
@@ -60,11 +61,15 @@ final class DescriptorBackoffHandler: ChannelInboundHandler, RemovableChannelHan
     static let warningInterval = TimeAmount.seconds(10)
 
     private let logger: Logger
+    private let registry: ConnectionRegistry
     private var resume: Scheduled<Void>?
     private var lastWarning: NIODeadline?
+    /// Connections closed to free descriptors since the last warning.
+    private var shedSinceWarning = 0
 
-    init(logger: Logger) {
+    init(logger: Logger, registry: ConnectionRegistry = ConnectionRegistry()) {
         self.logger = logger
+        self.registry = registry
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -95,12 +100,15 @@ final class DescriptorBackoffHandler: ChannelInboundHandler, RemovableChannelHan
 
     private func pauseAccepting(context: ChannelHandlerContext, errno code: CInt) {
         let now = NIODeadline.now()
+        // Only while accepting is on: the accepts still queued in a read all fail the same way.
+        if resume == nil { shedSinceWarning += registry.shed(now: now) }
         if lastWarning.map({ now - $0 >= Self.warningInterval }) ?? true {
             lastWarning = now
             let limit = OpenFileLimit.current().map { "\($0.soft)" } ?? "unknown"
             logger.warning(
-                "out of file descriptors: pausing new connections",
-                metadata: ["errno": "\(code)", "open_file_limit": "\(limit)"])
+                "out of file descriptors: closing the connections that waited longest on their clients, pausing new ones",
+                metadata: ["errno": "\(code)", "open_file_limit": "\(limit)", "closed": "\(shedSinceWarning)"])
+            shedSinceWarning = 0
         }
         // With autoRead off the channel leaves the socket's readability unwatched until it is back on.
         guard resume == nil, let options = context.channel.syncOptions, (try? options.getOption(.autoRead)) == true,

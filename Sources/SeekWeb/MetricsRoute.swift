@@ -1,11 +1,15 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import Metrics
+import NIOConcurrencyHelpers
 import NIOCore
 import Prometheus
 import SeekKit
 import SeekCore
+import SeekResilience
+import SeekStore
 
 /// The process's metrics, in Prometheus' text format at `GET /metrics` (DESIGN, "Several instances").
 ///
@@ -38,37 +42,94 @@ enum ServerMetrics {
         Timer(label: requestDuration, dimensions: dimensions).record(duration: elapsed)
     }
 
-    /// Every metric, in Prometheus' text format.
+    /// Each family's `# HELP` text. swift-metrics' factory registers every family without one (and
+    /// the registry refuses a second, different text for a family), so `exposition` adds them.
+    static let help: [String: String] = [
+        requests: "HTTP requests answered, by route template and status code.",
+        requestDuration: "Seconds from a request's arrival to its response's last byte, by route template and status code.",
+        ProviderMetrics.calls: "Provider calls, counted when each ends, by provider and outcome status.",
+        ProviderMetrics.duration: "Seconds a provider call took, by provider and outcome status.",
+        ProviderMetrics.breakerOpen: "1 while calls to the provider are refused (its breaker or a shared cool-down), else 0.",
+        StoreMetrics.cacheLookups: "Response-cache look-ups, by what answered: hit, miss or stale.",
+        StoreMetrics.storeReachable: "1 while the shared store (PostgreSQL) answers, else 0.",
+    ]
+
+    /// Every metric, in Prometheus' text format, each family with its `# HELP` line.
     static func exposition() -> ByteBuffer {
         var bytes: [UInt8] = []
         registry.emit(into: &bytes)
-        return ByteBuffer(bytes: bytes)
+        return ByteBuffer(string: withHelp(String(decoding: bytes, as: UTF8.self)))
+    }
+
+    /// `text` (Prometheus' format) with a `# HELP` line before each `# TYPE` line that has none: the
+    /// family's text from `help`, or one naming the family for a family not listed there.
+    static func withHelp(_ text: String) -> String {
+        var lines: [Substring] = []
+        var described: Set<Substring> = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let fields = line.split(separator: " ", maxSplits: 3)
+            if fields.count >= 3, fields[0] == "#", fields[1] == "HELP" { described.insert(fields[2]) }
+            if fields.count >= 3, fields[0] == "#", fields[1] == "TYPE", !described.contains(fields[2]) {
+                let name = fields[2]
+                let text = help[String(name)] ?? "Seek's \(name) metric."
+                lines.append("# HELP \(name) \(text)")
+                described.insert(name)
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
     }
 }
 
 /// Counts every request in `seek_http_requests_total{route,status}` and times it in
 /// `seek_http_request_duration_seconds{route,status}`, until its body is written (a stream's whole
-/// life). `route` is the template of the route that answered (`/api/v1/items/{id}`, `/items/{id}`),
-/// never the path asked for, so the series stay few; a request that no route matched is `other`.
-/// `status` is the status code sent. The outermost middleware, so it sees the status of every answer,
+/// life), and writes its access line (`AccessLog`). `route` is the template of the route that
+/// answered (`/api/v1/items/{id}`, `/items/{id}`), never the path asked for, so the series stay few
+/// and no search text is in them; a request that no route matched is `other`. `status` is the status
+/// code sent. The outermost middleware but for the loop's, so it sees the status of every answer,
 /// errors included.
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    var accessLog = AccessLog.off
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = ContinuousClock.now
         do {
             var response = try await next(request, context)
-            let route = Self.route(context.endpointPath)
-            let status = response.status.code
             let body = response.body
-            response.body = ResponseBody(contentLength: body.contentLength) { writer in
-                defer { ServerMetrics.request(route: route, status: status, elapsed: clock.now - start) }
-                try await body.write(writer)
+            let length = body.contentLength
+            let record = RequestRecord(
+                route: Self.route(context.endpointPath), status: response.status.code, method: request.method, path: request.uri.description,
+                start: start, accessLog: accessLog, logger: context.logger)
+            response.body = ResponseBody(contentLength: length) { writer in
+                // Only a body of unknown length (a stream) is counted as it goes.
+                guard length == nil, accessLog != .off else {
+                    do { try await body.write(writer) } catch {
+                        record.finish(bytes: nil)
+                        throw error
+                    }
+                    record.finish(bytes: length ?? 0)
+                    return
+                }
+                let tally = NIOLockedValueBox(0)
+                do {
+                    try await body.write(writer.map { buffer in
+                        tally.withLockedValue { $0 += buffer.readableBytes }
+                        return buffer
+                    })
+                } catch {
+                    record.finish(bytes: nil)
+                    throw error
+                }
+                record.finish(bytes: tally.withLockedValue { $0 })
             }
             return response
         } catch {
-            let status = (error as? any HTTPResponseError)?.status.code ?? HTTPResponse.Status.internalServerError.code
-            ServerMetrics.request(route: Self.route(context.endpointPath), status: status, elapsed: clock.now - start)
+            let fallback = isAbortedBody(error) ? HTTPResponse.Status.badRequest : .internalServerError
+            let status = (error as? any HTTPResponseError)?.status.code ?? fallback.code
+            RequestRecord(
+                route: Self.route(context.endpointPath), status: status, method: request.method, path: request.uri.description, start: start,
+                accessLog: accessLog, logger: context.logger
+            ).finish(bytes: nil)
             throw error
         }
     }
@@ -78,6 +139,47 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     static func route(_ endpointPath: String?) -> String {
         guard let path = endpointPath, path.hasPrefix("/") else { return ServerMetrics.unmatchedRoute }
         return path
+    }
+}
+
+/// One request's metrics and access line, recorded once: when its body has been written (or failed
+/// to be), or, when the body is never written at all (the connection closed before the response's
+/// head went out), when the response is let go.
+final class RequestRecord: Sendable {
+    let route: String
+    let status: Int
+    let method: HTTPRequest.Method
+    /// The target with its query, kept only for a `full` access log.
+    let path: String?
+    let start: ContinuousClock.Instant
+    let accessLog: AccessLog
+    let logger: Logger
+    private let recorded = NIOLockedValueBox(false)
+
+    init(
+        route: String, status: Int, method: HTTPRequest.Method, path: @autoclosure () -> String, start: ContinuousClock.Instant,
+        accessLog: AccessLog, logger: Logger
+    ) {
+        self.route = route
+        self.status = status
+        self.method = method
+        self.path = accessLog == .full ? path() : nil
+        self.start = start
+        self.accessLog = accessLog
+        self.logger = logger
+    }
+
+    deinit { finish(bytes: nil) }
+
+    /// Records the request with `bytes` of body sent (nil: not sent whole); only the first call counts.
+    func finish(bytes: Int?) {
+        guard recorded.withLockedValue({ done in
+            defer { done = true }
+            return !done
+        }) else { return }
+        let elapsed = ContinuousClock.now - start
+        ServerMetrics.request(route: route, status: status, elapsed: elapsed)
+        accessLog.record(logger, method: method, route: route, path: path ?? "", status: status, elapsed: elapsed, bytes: bytes)
     }
 }
 

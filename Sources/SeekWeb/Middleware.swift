@@ -1,12 +1,15 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import SeekCore
+import SeekKit
 import SeekStore
 
 /// Every failure becomes the API's JSON error: `APIError`s as they are, a provider's `SeekError` by
 /// its kind, Hummingbird's own (no such route, wrong method) by their status, anything else a 500
-/// that names nothing internal (it is logged instead).
+/// that names nothing internal (it is logged instead). A request body cut off (`isAbortedBody`) is
+/// a debug line, passed on for Hummingbird to close the connection.
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -28,6 +31,10 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             default: "http_\(error.status.code)"
             }
             throw APIError(error.status, code: code, message: error.status.reasonPhrase.lowercased())
+        } catch where isAbortedBody(error) {
+            // Passed on as it is: Hummingbird answers a parse error with 400 and closes the connection.
+            context.logger.debug("request body aborted: the client went away, or sent it too slowly")
+            throw error
         } catch {
             context.logger.error("internal error", metadata: ["error": "\(type(of: error))"])
             throw APIError(.internalServerError, code: "internal", message: "internal error")
@@ -85,5 +92,49 @@ struct LoopAffinityMiddleware: RouterMiddleware {
         return try await withTaskExecutorPreference(executor) {
             try await ServingExecutor.$current.withValue(executor) { try await next(request, context) }
         }
+    }
+}
+
+/// What the server's log keeps of each request (`SEEK_ACCESS_LOG`): one `request` line at `info`
+/// with the method, the route's template, the status, the duration and the bytes of the body sent
+/// (`minimal`), those and the path with its query (`full`), or nothing (`off`). A public server
+/// logs `minimal` unless told otherwise: its visitors' searches, cookies and ids stay out of its
+/// log. A personal server logs `full`.
+package enum AccessLog: String, Sendable, CaseIterable {
+    case off, minimal, full
+
+    package static let variable = "SEEK_ACCESS_LOG"
+
+    /// The mode `settings` sets, else `minimal` on a public server and `full` on a personal one; any
+    /// other value is a configuration error naming the variable.
+    package static func resolve(settings: Settings, isPublic: Bool) throws -> AccessLog {
+        guard let text = settings.string(variable)?.trimmed(), !text.isEmpty else { return isPublic ? .minimal : .full }
+        guard let mode = AccessLog(rawValue: text.lowercased()) else {
+            throw SeekError(.configuration, detail: "\(variable) must be off, minimal or full, got \(text.prefix(40))")
+        }
+        return mode
+    }
+
+    /// Writes the access line of one request (nothing when `off`). `path` (the target with its query)
+    /// is written in `full` mode only; `bytes` is nil when the body was not sent whole.
+    func record(
+        _ logger: Logger, method: HTTPRequest.Method, route: String, path: @autoclosure () -> String, status: Int, elapsed: Duration,
+        bytes: Int?
+    ) {
+        guard self != .off else { return }
+        var metadata: Logger.Metadata = [
+            "method": .string(method.rawValue), "route": .string(route), "status": .stringConvertible(status),
+            "duration_ms": .string(Self.milliseconds(elapsed)), "bytes": bytes.map { .stringConvertible($0) } ?? "aborted",
+        ]
+        if self == .full { metadata["path"] = .string(path()) }
+        logger.info("request", metadata: metadata)
+    }
+
+    /// `elapsed` in milliseconds with three decimals (`12.305`), without Foundation's formatter.
+    static func milliseconds(_ elapsed: Duration) -> String {
+        let (seconds, attoseconds) = elapsed.components
+        let micros = max(0, seconds) * 1_000_000 + max(0, attoseconds) / 1_000_000_000_000
+        let fraction = String(micros % 1000)
+        return "\(micros / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 }

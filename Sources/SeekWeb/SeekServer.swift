@@ -21,6 +21,9 @@ package struct SeekServer: Sendable {
     package var access: ServerAccess = .personal
     /// In demo mode, the searches the recordings answer, by provider id: the web UI's demo banner offers them.
     package var demoQueries: [(provider: String, query: String)]?
+    /// What the log keeps of each request; nil: `minimal` on a public server, `full` on a personal one.
+    /// `run` reads it from the settings (`SEEK_ACCESS_LOG`).
+    package var accessLog: AccessLog?
     /// Runs the server's tasks on the event loops that serve its connections (issue 30).
     package let executors = EventLoopTaskExecutor(group: MultiThreadedEventLoopGroup.singleton)
 
@@ -37,8 +40,7 @@ package struct SeekServer: Sendable {
     package func router() -> Router<SeekRequestContext> {
         let router = Router(context: SeekRequestContext.self)
         router.add(middleware: LoopAffinityMiddleware(executors: executors))
-        router.add(middleware: RequestMetricsMiddleware())
-        router.add(middleware: LogRequestsMiddleware(.info))
+        router.add(middleware: RequestMetricsMiddleware(accessLog: accessLog ?? (access.isPublic ? .minimal : .full)))
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: RequestLimitsMiddleware())
@@ -61,13 +63,16 @@ package struct SeekServer: Sendable {
     /// port the system gave when `port` is 0).
     package func application(onListening: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
         let (host, timeouts, logger) = (self.host, connectionTimeouts, logger)
+        let registry = ConnectionRegistry()
         return Application(
             router: router(),
-            server: .http1(configuration: .init(additionalChannelHandlers: [SlowClientHandler(timeouts: timeouts, logger: logger)])),
+            server: .http1(configuration: .init(additionalChannelHandlers: [
+                SlowClientHandler(timeouts: timeouts, logger: logger, registry: registry),
+            ])),
             configuration: .init(address: .hostname(host, port: port), serverName: "seek/\(SeekVersion.current)"),
             onServerRunning: { channel in
                 try? await channel.eventLoop.submit {
-                    try channel.pipeline.syncOperations.addHandler(DescriptorBackoffHandler(logger: logger), position: .first)
+                    try channel.pipeline.syncOperations.addHandler(DescriptorBackoffHandler(logger: logger, registry: registry), position: .first)
                 }.get()
                 let port = channel.localAddress?.port ?? 0
                 let shown = host.contains(":") ? "[\(host)]" : host
@@ -82,6 +87,7 @@ package struct SeekServer: Sendable {
     package func run(onListening: @escaping @Sendable (String) -> Void = { _ in }) async throws {
         var server = self
         server.connectionTimeouts = try ConnectionTimeouts(settings: session.settings)
+        server.accessLog = try AccessLog.resolve(settings: session.settings, isPublic: access.isPublic)
         OpenFileLimit.raise(logger: logger)
         await session.prepareStores(longLived: true)
         try await server.onItsLoops { try await server.application(onListening: onListening).runService() }

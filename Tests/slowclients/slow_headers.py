@@ -53,7 +53,8 @@ def seek_binary() -> str:
 class Server:
     """`seek serve --port 0` over a temporary HOME, with its soft open-file limit at `soft`."""
 
-    def __init__(self, binary: str, soft: int, hard: int | None, header_timeout: float) -> None:
+    def __init__(self, binary: str, soft: int, hard: int | None, header_timeout: float,
+                 extra_env: dict[str, str] | None = None, serve_args: list[str] | None = None) -> None:
         self.home = Path(tempfile.mkdtemp(prefix="seek-slowclients-"))
         env = {key: value for key, value in os.environ.items() if not key.startswith("SEEK_")}
         env.update({
@@ -66,9 +67,10 @@ class Server:
             "SEEK_HEADER_TIMEOUT": f"{header_timeout:g}",
             "NO_COLOR": "1",
         })
+        env.update(extra_env or {})
         system_hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
         self.hard = hard if hard is not None else system_hard
-        command = [binary, "serve", "--port", "0"]
+        command = [binary, "serve", "--port", "0", *(serve_args or [])]
         prlimit = shutil.which("prlimit")
         if prlimit:
             command = [prlimit, f"--nofile={soft}:{self.hard}", *command]

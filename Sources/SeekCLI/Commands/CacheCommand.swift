@@ -102,8 +102,13 @@ enum CacheText {
     }
 
     static func duration(_ seconds: Double) -> String {
-        if seconds >= 86_400, seconds.truncatingRemainder(dividingBy: 86_400) == 0 { return "\(SeekError.format(seconds / 86_400)) days" }
-        if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(SeekError.format(seconds / 3600)) hours" }
-        return "\(SeekError.format(seconds.rounded())) seconds"
+        if seconds >= 86_400, seconds.truncatingRemainder(dividingBy: 86_400) == 0 { return counted(seconds / 86_400, "day") }
+        if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return counted(seconds / 3600, "hour") }
+        return SeekError.secondsInWords(seconds.rounded())
+    }
+
+    /// `count` `unit`s in words: "1 day", "2 days".
+    private static func counted(_ count: Double, _ unit: String) -> String {
+        "\(SeekError.format(count)) \(unit)\(count == 1 ? "" : "s")"
     }
 }
