@@ -55,6 +55,23 @@ struct BundledDemoTests {
         #expect(outcome == nil, "\(String(describing: outcome))")
     }
 
+    @Test("every recording in Bundled/Demo/<id> is compiled in byte for byte, and every file a route names exists",
+          arguments: ["kakao", "naver", "gutendex"])
+    func recordings(id: String) throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let directory = root.appendingPathComponent("Providers/Declared/Bundled/Demo/\(id)")
+        let demo = try #require(try bundledFactory(id).demo)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
+        #expect(!files.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("PROVENANCE.md").path))
+        for file in files {
+            let expected = try Data(contentsOf: directory.appendingPathComponent(file))
+            #expect(demo.recording(file).map { Array($0.utf8) } == Array(expected), "\(id)/\(file)")
+        }
+        let named = try #require(try JSONDeclaredProvider.bundledDeclaration(id).demo).routes.flatMap(\.files)
+        #expect(Set(named) == Set(files), "every recording is used, and every one used is there")
+    }
+
     private static func query(_ request: RecordedRequest) -> [String: String] {
         var values: [String: String] = [:]
         for pair in (request.query ?? "").split(separator: "&") {
