@@ -94,6 +94,18 @@ struct FirstMinutesCLITests {
         #expect(results[3].stderr.contains("suspended"), "\(results[3].stderr)")
     }
 
+    @Test("offline, trending and suggest print nothing on stdout either", arguments: [
+        ["trending", "--providers", "openlibrary,giphy,aladin"], ["suggest", "harb", "--providers", "openlibrary,giphy,aladin"],
+    ])
+    func offlineTrendingAndSuggest(arguments: [String]) async throws {
+        let harness = try await CLIHarness.start()
+        let result = await harness.run(arguments, environment: Self.offline.merging(["SEEK_GIPHY_API_KEY": "k", "SEEK_ALADIN_TTB_KEY": "k"]) { $1 })
+        try await harness.stop()
+        #expect(result.code == 4, "stderr: \(result.stderr)")
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(result.stderr.contains("no provider answered"))
+    }
+
     @Test("a source answering with an error and another resting is no reason to suggest --demo")
     func restingAfterServerErrorsNoHint() {
         let context = CLIContext(environment: [:], stdout: CapturedText(), stderr: CapturedText())
@@ -194,6 +206,20 @@ struct FirstMinutesCLITests {
         #expect((recorded.json?["description"] as? String)?.isEmpty == false)
         #expect(table.stdout.contains("Note"))
         #expect(table.stdout.contains(ProviderDemo.synthesisNote))
+    }
+
+    @Test("seek image --demo writes the cover Seek draws, for every built-in source, and fetches nothing", arguments: [
+        "openlibrary:OL27516W", "openlibrary:OL45804W", "aladin:9791130605210",
+    ])
+    func demoImage(id: String) async throws {
+        let harness = try await CLIHarness.start()
+        let file = harness.home.appendingPathComponent("cover").path
+        let result = await harness.run(["image", id, "--demo", "-o", file], environment: Self.offline)
+        let written = FileManager.default.contents(atPath: file) ?? Data()
+        try await harness.stop()
+        #expect(result.code == 0, "stderr: \(result.stderr)")
+        #expect(String(decoding: written.prefix(200), as: UTF8.self).contains("<svg"), "\(written.count) bytes")
+        #expect(!Self.loopback(in: result.stderr), "\(result.stderr)")
     }
 
     @Test("a detail's note is lifted from a demo description, and only from one")

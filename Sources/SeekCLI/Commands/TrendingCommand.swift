@@ -22,7 +22,9 @@ struct TrendingCommand: AsyncParsableCommand {
             let (result, chosen) = (answer.result, answer.selection)
             let outcomes = result.outcomes
             OutcomeReport.printFailures(outcomes, context: session.context)
-            SearchOutput.print(result, format: format, explain: false, context: session.context, includeQuery: false)
+            let noneAnswered = CallVerdict(outcomes, explicit: chosen.explicit) == .noneAnswered
+            SearchOutput.print(
+                result, format: format, explain: false, context: session.context, includeQuery: false, noneAnswered: noneAnswered)
             return ExitStatus.forOutcomes(OutcomeReport.counted(outcomes, explicit: chosen.explicit))
         }
         if code != ExitStatus.success { throw ExitCode(code) }
@@ -56,6 +58,9 @@ struct SuggestCommand: AsyncParsableCommand {
             OutcomeReport.printFailures(outcomes, context: session.context)
             if format == .json {
                 session.context.out(JSONText.pretty(document))
+            } else if CallVerdict(outcomes, explicit: chosen.explicit) == .noneAnswered {
+                // Nothing on stdout that reads as an answer: the failures are on stderr.
+                session.context.err("seek: no provider answered, so there is nothing to show")
             } else {
                 let suggestions = document.suggestions
                 session.context.out(suggestions.isEmpty ? "No suggestions." : suggestions.joined(separator: "\n"))
