@@ -38,7 +38,7 @@ public enum GeneratedCover {
         }
         let subtitleHeight = subtitleSet.map { Double($0.lines.count) * $0.fontSize * lineHeight + 24 } ?? 0
         let titleBox = (top: textBox.top, bottom: textBox.bottom - subtitleHeight)
-        let title = fit(cleanTitle, width: width - 120, height: titleBox.bottom - titleBox.top,
+        let title = fit(cleanTitle, width: width - 150, height: titleBox.bottom - titleBox.top,
                         sizes: [72, 64, 56, 50, 44, 38, 33, 29], maxLines: square ? 5 : 8, bold: true)
         // Title and subtitle as one block, centred in the upper part.
         let titleHeight = Double(title.lines.count) * title.fontSize * lineHeight

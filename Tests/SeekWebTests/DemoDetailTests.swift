@@ -111,7 +111,10 @@ struct DemoDetailTests {
             return (first?.id, html)
         }
         #expect(first?.hasPrefix("openlibrary:") == true)
-        #expect(html.contains(DemoRoutesNotice.text), "\(html)")
+        // Said in a note apart from the description (the book's own words), in the reader's language.
+        #expect(html.contains(#"<aside class="notice note" data-note"#), "\(html)")
+        #expect(html.contains("this record is built from a recorded search answer"), "\(html)")
+        #expect(!html.contains(#"<p class="description">\#(DemoRoutesNotice.text)"#), "\(html)")
     }
 
     @Test("a first result with a recording of its own opens that recording, with no demo notice")

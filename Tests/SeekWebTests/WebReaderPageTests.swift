@@ -101,6 +101,7 @@ struct WebReaderPageTests {
         #expect(korean.body.contains(#"<html lang="ko">"#))
         #expect(korean.body.contains(">검색</button>"))
         #expect(korean.body.contains("인기"))
+        #expect(korean.body.contains(#"<span class="pname">알라딘</span>"#), "a source's Korean name")
         #expect(korean.headers[.contentLanguage] == "ko")
         #expect(korean.headers[.vary]?.contains("Accept-Language") == true)
         let english = try await answer("/", headers: [.acceptLanguage: "fr-FR,fr;q=0.9,en;q=0.8"])

@@ -74,7 +74,7 @@ struct WebRoutes: Sendable {
             let api = APIError.from(error)
             let heading = api.status == .notFound ? strings["notFoundHeading"] : strings["sourceFailedHeading"]
             logger.notice("page failed", metadata: ["code": "\(api.code)", "cause": "\(error.description)"])
-            let name = error.provider.map { WebView.name($0, session: session) } ?? strings["source"]
+            let name = error.provider.map { WebView.name($0, session: session, strings: strings) } ?? strings["source"]
             let kinds = error.provider.flatMap { session.registry.provider($0)?.descriptor.kinds } ?? []
             return errorPage(heading, WebView.words(error, name: name, kinds: kinds, strings: strings), status: api.status, reader: reader)
         case _ where isAbortedBody(error):
@@ -145,7 +145,7 @@ struct WebRoutes: Sendable {
         var sources: [String: [String]] = [:]
         for (provider, query) in demoQueries {
             if sources[query] == nil { order.append(query) }
-            let name = WebView.name(provider, session: session)
+            let name = WebView.name(provider, session: session, strings: strings)
             if sources[query]?.contains(name) != true { sources[query, default: []].append(name) }
         }
         let queries: [[String: Any]] = order.map { query in
@@ -231,7 +231,7 @@ struct WebRoutes: Sendable {
                 } catch {
                     let failure = SeekError.wrap(error, provider: other.provider)
                     context.logger.notice("a merged source failed", metadata: ["id": "\(other)", "cause": "\(failure.description)"])
-                    failures.append(WebView.words(failure, name: WebView.name(other.provider, session: session), strings: strings))
+                    failures.append(WebView.words(failure, name: WebView.name(other.provider, session: session, strings: strings), strings: strings))
                 }
             }
             let merged = ResultMerger.mergeDetails(details) ?? (detail: first, provenance: [:])
@@ -261,7 +261,7 @@ struct WebRoutes: Sendable {
                 [
                     "query": entry.query, "href": WebView.searchHref(entry.query),
                     "providers": entry.providers.isEmpty ? strings["allSources"]
-                        : entry.providers.map { WebView.name($0, session: session) }.joined(separator: ", "),
+                        : entry.providers.map { WebView.name($0, session: session, strings: strings) }.joined(separator: ", "),
                     "when": entry.searchedAt.formatted(.iso8601),
                     "whenText": entry.searchedAt.formatted(Date.FormatStyle(date: .abbreviated, time: .shortened).locale(Locale(identifier: strings.code))),
                 ]

@@ -12,6 +12,8 @@ struct WebStrings: Sendable {
     let name: String
     let ui: [String: String]
     let labels: [String: String]
+    /// Sources' names where this language writes them otherwise (알라딘 for Aladin); by source id.
+    var sourceNames: [String: String] = [:]
 
     /// The languages the pages are written in, English first (the fallback).
     static let supported: [WebStrings] = ["en", "ko"].compactMap(load)
@@ -28,7 +30,8 @@ struct WebStrings: Sendable {
               let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
               let ui = object["ui"] as? [String: String], let labels = object["labels"] as? [String: String]
         else { return nil }
-        return WebStrings(code: code, name: object["language"] as? String ?? code, ui: ui, labels: labels)
+        return WebStrings(code: code, name: object["language"] as? String ?? code, ui: ui, labels: labels,
+                          sourceNames: object["sourceNames"] as? [String: String] ?? [:])
     }
 
     /// The string `key`, English when this language lacks it, the key itself when no language has it.

@@ -51,8 +51,9 @@ enum WebView {
         return item.kind == .gif ? (200, 200) : (180, 270)
     }
 
-    static func name(_ provider: String, session: SeekSession) -> String {
-        session.registry.provider(provider)?.descriptor.name ?? provider
+    /// A source's name as the reader's language writes it (`sourceNames` of the strings), else its own.
+    static func name(_ provider: String, session: SeekSession, strings: WebStrings? = nil) -> String {
+        strings?.sourceNames[provider] ?? session.registry.provider(provider)?.descriptor.name ?? provider
     }
 
     /// One result as the `result` partial shows it; its link names the other sources (`also=`).
@@ -67,7 +68,7 @@ enum WebView {
             "subtitle": orFalse(item.subtitle),
             "creators": item.creators.isEmpty ? false as Any : item.creators.joined(separator: ", "),
             "year": orFalse(item.year.map(String.init)),
-            "sources": result.sources.map { name($0.provider, session: session) },
+            "sources": result.sources.map { name($0.provider, session: session, strings: strings) },
             "imageURL": imageHref(item.id), "width": frame.width, "height": frame.height,
             "favorite": favorites.contains(item.id) ? "true" : "false", "favoriteLabel": strings.format("favoriteOf", item.title),
             "owned": ownedBadge(item.owned, strings: strings),
@@ -87,7 +88,7 @@ enum WebView {
             "id": favorite.id.description, "kind": favorite.kind.rawValue, "title": favorite.title,
             "href": "/items/\(path(favorite.id))", "subtitle": false,
             "creators": favorite.creators.isEmpty ? false as Any : favorite.creators.joined(separator: ", "),
-            "year": false, "sources": [name(favorite.provider, session: session)],
+            "year": false, "sources": [name(favorite.provider, session: session, strings: strings)],
             "imageURL": imageHref(favorite.id), "width": width, "height": height,
             "favorite": "true", "favoriteLabel": strings.format("favoriteOf", favorite.title),
         ]
@@ -133,7 +134,7 @@ enum WebView {
             untilText = strings.format("backAt", clock(back))
         }
         let answeredOrTried = outcome.status != .skipped && outcome.status != .suspended && outcome.status != .unsupported
-        let name = name(outcome.provider, session: session)
+        let name = name(outcome.provider, session: session, strings: strings)
         return [
             "id": outcome.provider, "name": name, "status": outcome.status.rawValue, "count": outcome.count,
             "label": label(outcome.status, count: outcome.count, strings: strings),
@@ -181,7 +182,7 @@ enum WebView {
 
     /// A provider the streamed page is still waiting for.
     static func pending(_ provider: String, session: SeekSession, strings: WebStrings) -> [String: Any] {
-        ["id": provider, "name": name(provider, session: session), "status": "pending", "count": 0, "label": strings["statusPending"],
+        ["id": provider, "name": name(provider, session: session, strings: strings), "status": "pending", "count": 0, "label": strings["statusPending"],
          "elapsed": false, "words": false, "until": false, "untilText": false]
     }
 
@@ -228,7 +229,7 @@ enum WebView {
         }
         let sources: [[String: Any]] = details.map { source in
             let sourceID = source.detail.item.id
-            let name = name(source.provider, session: session)
+            let name = name(source.provider, session: session, strings: strings)
             return [
                 "name": name, "id": sourceID.description,
                 "href": "/items/\(path(sourceID))",
@@ -238,7 +239,7 @@ enum WebView {
         }
         let fields = provenance.isEmpty ? ["title": id.provider] : provenance
         let rows: [[String: String]] = fields.sorted(by: { $0.key < $1.key }).map {
-            ["field": strings.label($0.key), "provider": name($0.value, session: session)]
+            ["field": strings.label($0.key), "provider": name($0.value, session: session, strings: strings)]
         }
         // A demo record's note is said in the reader's language; a source's own note as it wrote it.
         let notes = details.compactMap { $0.detail.note?.trimmed() }.filter { !$0.isEmpty }
