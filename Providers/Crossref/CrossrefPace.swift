@@ -23,6 +23,15 @@ final class CrossrefPace: Sendable {
 
     private let state = Mutex(State())
     private let clock = ContinuousClock()
+    /// Whether the announced rate and concurrency hold calls back at all.
+    let followsAnnouncedRate: Bool
+    /// A concurrency set by the user, over the announced one: a number, or `.some(nil)` for no bound.
+    let concurrencyOverride: Int??
+
+    init(followsAnnouncedRate: Bool = true, concurrency: Int?? = nil) {
+        self.followsAnnouncedRate = followsAnnouncedRate
+        self.concurrencyOverride = concurrency
+    }
     /// How long one call waits for a slot at most before it goes anyway (the call's deadline is shorter).
     static let maxWait: Duration = .seconds(5)
     static let poll: Duration = .milliseconds(20)
@@ -38,25 +47,29 @@ final class CrossrefPace: Sendable {
     /// `finished()` when it is done.
     func wait() async throws {
         let deadline = clock.now + Self.maxWait
+        let follows = followsAnnouncedRate
+        let override = concurrencyOverride
         while true {
             let now = clock.now
             let delay: Duration? = state.withLock { state in
-                guard let announced = state.announced else {
+                let announced = state.announced
+                if let announced {
+                    state.starts.removeAll { now - $0 >= announced.interval }
+                } else if state.starts.count >= Self.remembered {
                     // Starts are counted before any limit is known, so the first answer's limit covers them.
-                    state.starts.append(now)
-                    if state.starts.count > Self.remembered { state.starts.removeFirst(state.starts.count - Self.remembered) }
-                    state.inFlight += 1
-                    return nil
+                    state.starts.removeFirst(state.starts.count - Self.remembered + 1)
                 }
-                state.starts.removeAll { now - $0 >= announced.interval }
-                let rateFull = state.starts.count >= announced.limit
-                let busy = announced.concurrency.map { state.inFlight >= $0 } ?? false
+                let rateFull = follows && announced.map { state.starts.count >= $0.limit } == true
+                let bound = override ?? (follows ? announced?.concurrency : nil)
+                let busy = bound.map { state.inFlight >= $0 } ?? false
                 if (!rateFull && !busy) || now >= deadline {
                     state.starts.append(now)
                     state.inFlight += 1
                     return nil
                 }
-                if rateFull, let oldest = state.starts.first { return max(Self.poll, announced.interval - (now - oldest)) }
+                if rateFull, let announced, let oldest = state.starts.first {
+                    return max(Self.poll, announced.interval - (now - oldest))
+                }
                 return Self.poll
             }
             guard let delay else { return }

@@ -28,16 +28,22 @@ public struct CrossrefProvider: SearchProvider {
     /// The pace Crossref announces in its answers' headers, kept to by every call of this provider.
     let pace: CrossrefPace
 
-    /// A provider calling `baseURL`, in the polite pool when `mailto` is an address.
+    public static let concurrencyVariable = "SEEK_CROSSREF_CONCURRENCY"
+    static let rateLimitVariable = "SEEK_CROSSREF_RATE_LIMIT"
+
+    /// A provider calling `baseURL`, in the polite pool when `mailto` is an address. It keeps to the rate
+    /// and concurrency Crossref announces unless `followsAnnouncedRate` is false; `concurrency` (a number,
+    /// or `.some(nil)` for none) overrides the announced concurrency.
     public init(
         baseURL: URL, mailto: String? = nil, transport: any HTTPTransport,
-        timeout: Duration = .seconds(10), weight: Double = 1
+        timeout: Duration = .seconds(10), weight: Double = 1,
+        followsAnnouncedRate: Bool = true, concurrency: Int?? = nil
     ) {
         let address = mailto?.trimmed()
         let cleaned = (address?.isEmpty ?? true) ? nil : address
         self.baseURL = baseURL
         self.mailto = cleaned
-        self.pace = CrossrefPace()
+        self.pace = CrossrefPace(followsAnnouncedRate: followsAnnouncedRate, concurrency: concurrency)
         self.descriptor = ProviderDescriptor(
             id: Self.id, name: "Crossref", kinds: [.book], capabilities: [.search, .detail],
             paging: .offset, needsKey: false, defaultTimeout: timeout, weight: weight, shortcuts: ["cr"])
@@ -45,15 +51,35 @@ public struct CrossrefProvider: SearchProvider {
             provider: Self.id, transport: transport, secrets: cleaned.map { [$0] } ?? [], timeout: .seconds(30))
     }
 
-    /// Builds the provider from settings: `SEEK_CROSSREF_URL` and `SEEK_CROSSREF_MAILTO`
-    /// (or `providers.crossref.url|mailto|timeout|weight` in the config file).
+    /// Builds the provider from settings: `SEEK_CROSSREF_URL`, `SEEK_CROSSREF_MAILTO` and
+    /// `SEEK_CROSSREF_CONCURRENCY` (a number or `off`), or `providers.crossref.url|mailto|concurrency|timeout|weight`
+    /// in the config file. As with the default rate limit, a stand-in on a loopback host is not held to the
+    /// limits its answers announce unless `SEEK_CROSSREF_RATE_LIMIT` is set; set to `off`, nothing is.
     public init(environment: ProviderEnvironment) throws {
         let settings = environment.settings
+        let baseURL = try settings.baseURL(Self.urlVariable, provider: Self.id, default: Self.defaultBaseURL)
+        let concurrency: Int??
+        if let text = settings.string(Self.concurrencyVariable, provider: Self.id, key: "concurrency")?.trimmed().lowercased() {
+            if text == "off" {
+                concurrency = .some(nil)
+            } else if let number = Int(text), (1...1000).contains(number) {
+                concurrency = .some(number)
+            } else {
+                throw SeekError(
+                    .configuration, provider: Self.id,
+                    detail: "\(Self.concurrencyVariable) must be a number of calls at once (1 to 1000) or off (got \(text.prefix(40)))")
+            }
+        } else {
+            concurrency = nil
+        }
+        let rate = settings.string(Self.rateLimitVariable) ?? settings.file["providers"]?[Self.id]?["rateLimit"]?.stringValue
+        let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(baseURL.host?.lowercased() ?? "")
+        let follows = rate.map { RateLimit.parse($0) != .some(nil) } ?? !loopback
         self.init(
-            baseURL: try settings.baseURL(Self.urlVariable, provider: Self.id, default: Self.defaultBaseURL),
-            mailto: settings.string(Self.mailtoVariable, provider: Self.id, key: "mailto"),
+            baseURL: baseURL, mailto: settings.string(Self.mailtoVariable, provider: Self.id, key: "mailto"),
             transport: environment.transport, timeout: try settings.providerTimeout(Self.id) ?? .seconds(10),
-            weight: settings.number(provider: Self.id, key: "weight") ?? 1)
+            weight: settings.number(provider: Self.id, key: "weight") ?? 1, followsAnnouncedRate: follows,
+            concurrency: concurrency)
     }
 
     /// How the composition root builds this provider, and its policy: the public pool's announced limit,

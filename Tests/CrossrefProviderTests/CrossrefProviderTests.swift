@@ -165,3 +165,45 @@ struct CrossrefProviderTests {
         #expect(String(decoding: missing.body, as: UTF8.self) == "Resource not found.")
     }
 }
+
+extension CrossrefProviderTests {
+    /// The provider the composition root would build from `environment`.
+    static func built(_ environment: [String: String]) throws -> CrossrefProvider? {
+        let made = try CrossrefProvider.factory.make(ProviderEnvironment(
+            settings: Settings(environment: environment), transport: NoTransport()))
+        return made as? CrossrefProvider
+    }
+
+    @Test("a loopback stand-in is held to announced limits only when a rate limit is set; a real host always is")
+    func loopbackExemption() throws {
+        let standIn = try #require(try Self.built(["SEEK_CROSSREF_URL": "http://127.0.0.1:9/crossref"]))
+        #expect(!standIn.pace.followsAnnouncedRate)
+        let limited = try #require(try Self.built(["SEEK_CROSSREF_URL": "http://127.0.0.1:9", "SEEK_CROSSREF_RATE_LIMIT": "5/s"]))
+        #expect(limited.pace.followsAnnouncedRate)
+        let real = try #require(try Self.built([:]))
+        #expect(real.pace.followsAnnouncedRate)
+        let off = try #require(try Self.built(["SEEK_CROSSREF_RATE_LIMIT": "off"]))
+        #expect(!off.pace.followsAnnouncedRate)
+    }
+
+    @Test("SEEK_CROSSREF_CONCURRENCY is a number or off; anything else is a configuration error naming it")
+    func concurrencySetting() throws {
+        #expect(try Self.built(["SEEK_CROSSREF_CONCURRENCY": "2"])?.pace.concurrencyOverride == .some(2))
+        #expect(try Self.built(["SEEK_CROSSREF_CONCURRENCY": "off"])?.pace.concurrencyOverride == .some(nil))
+        #expect(try Self.built([:])?.pace.concurrencyOverride == nil)
+        do {
+            _ = try Self.built(["SEEK_CROSSREF_CONCURRENCY": "many"])
+            Issue.record("a concurrency of 'many' was accepted")
+        } catch let error as SeekError {
+            #expect(error.kind == .configuration)
+            #expect(error.detail.contains("SEEK_CROSSREF_CONCURRENCY"))
+        }
+    }
+}
+
+/// A transport for providers that are built and never called.
+struct NoTransport: HTTPTransport {
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        throw SeekError(.network, detail: "no transport in this test")
+    }
+}
