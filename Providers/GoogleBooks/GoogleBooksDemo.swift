@@ -35,15 +35,35 @@ enum GoogleBooksDemo {
         guard let file = searches.first(where: { entry in entry.words.allSatisfy(query.contains) })?.file else {
             return .json(empty)
         }
-        return .sliced(recording(file), named: file, key: "items", offset: request.integer("startIndex") ?? 0,
-                       limit: request.integer("maxResults") ?? 10)
+        guard let text = recording(file), var object = ProviderDemo.object(text), let items = object["items"] as? [[String: Any]] else {
+            return .recording(recording(file), named: file)
+        }
+        let offset = max(0, request.integer("startIndex") ?? 0)
+        object["items"] = items.dropFirst(offset).prefix(max(0, request.integer("maxResults") ?? 10)).map(withoutCovers)
+        return .object(object)
+    }
+
+    /// A volume without its cover URLs: no image bytes are recorded, so a demo item carries no image URL
+    /// (a real host's would be a network call) and Seek draws its cover.
+    static func withoutCovers(_ volume: [String: Any]) -> [String: Any] {
+        var volume = volume
+        if var info = volume["volumeInfo"] as? [String: Any] {
+            info["imageLinks"] = nil
+            volume["volumeInfo"] = info
+        }
+        return volume
     }
 
     /// `/books/v1/volumes/{id}`: the recorded detail, else one built from the recorded searches (ids are
     /// case-sensitive), else Google's own 404 body.
     static func volume(_ request: DemoRequest) -> DemoAnswer {
         let id = request.lastSegment
-        if id == "XkEvAAAAMAAJ" { return .recording(recording(detailFile), named: detailFile) }
+        if id == "XkEvAAAAMAAJ" {
+            guard let text = recording(detailFile), let volume = ProviderDemo.object(text) else {
+                return .recording(recording(detailFile), named: detailFile)
+            }
+            return .object(withoutCovers(volume))
+        }
         let files = searches.map { recording($0.file) }
         guard var volume = ProviderDemo.entry(in: files, key: "items", where: { $0["id"] as? String == id }) else {
             return .json(#"{"error": {"code": 404, "message": "The volume ID could not be found. (demo: no recording)", "errors": [{"message": "The volume ID could not be found.", "domain": "global", "reason": "notFound"}]}}"#, status: 404)
@@ -52,6 +72,6 @@ enum GoogleBooksDemo {
             info["description"] = ProviderDemo.noted(info["description"] as? String)
             volume["volumeInfo"] = info
         }
-        return .object(volume)
+        return .object(withoutCovers(volume))
     }
 }
