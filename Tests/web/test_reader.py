@@ -288,3 +288,22 @@ def test_screenshots_of_every_page(demo, scheme, width):
             driver.execute_script("localStorage.clear()")
     finally:
         driver.quit()
+
+
+# ---- Accessibility of what this issue added ---------------------------------------------------------------
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("name", ["results", "results-ko", "detail", "error"])
+def test_axe_finds_no_serious_violations_on_the_demo_pages(demo, name, scheme):
+    from test_web_ui import axe
+
+    driver = make_browser()
+    try:
+        if scheme == "dark":
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        driver.get(demo.url(page_paths(demo)[name] + ("&lang=ko" if name == "results-ko" else "")))
+        time.sleep(0.5)
+        result = axe(driver)
+        assert not result.serious, [(v["id"], v["help"], [n["target"] for n in v["nodes"][:3]]) for v in result.serious]
+    finally:
+        driver.quit()
