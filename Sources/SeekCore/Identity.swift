@@ -31,6 +31,8 @@ struct BookIdentity {
     var restSeries: [Int] = []
     /// The subtitle's key (from the title after ":" or " - ", and the subtitle field); empty when none.
     var subtitle = ""
+    /// The title key's words, for explanations ("lord of the rings").
+    var titleWords: [String] = []
     /// A box set, collection, trilogy or range of volumes (`1-3`).
     var boxSet = false
     /// A short or generic title ("Poems", "Introduction"): joins only with creators and year.
@@ -45,8 +47,15 @@ struct BookIdentity {
     init() {}
 
     init(_ item: Item, keys withKeys: Bool = true) {
-        guard item.kind == .book else { return }
+        var keys: [IdentityKey] = []
         let scan = Self.scanIdentifiers(item) { key in if withKeys { keys.append(key) } }
+        self.init(item, scan: scan)
+        self.keys = keys
+    }
+
+    /// The identity of `item` whose identifiers `scanIdentifiers` read already (without its keys).
+    init(_ item: Item, scan: (isPart: Bool, hasISBN: Bool, language: String?)) {
+        guard item.kind == .book else { return }
         isPart = scan.isPart
         hasISBN = scan.hasISBN
         language = scan.language
@@ -71,7 +80,14 @@ struct BookIdentity {
             default:
                 continue
             }
-            switch Self.scheme(name) {
+            let known: String
+            switch name {
+            case "doi", "oclc", "lccn", "language", "type", "crossrefType": known = name == "crossrefType" ? "crossreftype" : name
+            case "openlibraryWork": known = "openlibrarywork"
+            case "openlibraryEdition": known = "openlibraryedition"
+            default: known = Self.scheme(name)
+            }
+            switch known {
             case "doi": if let doi = Self.doi(value) { body(.doi(doi)) }
             case "oclc", "oclcnumber", "oclcnumbers", "oclcid":
                 for number in Self.list(value) { if let oclc = Self.oclc(number) { body(.oclc(oclc)) } }
@@ -225,14 +241,14 @@ struct BookIdentity {
         let (bare, notes) = Self.bracketsRemoved(text)
         let (main, rest) = Self.split(bare)
         var words = TitleWords.words(of: main)
-        var restWords = TitleWords.words(of: rest)
-        if let subtitle { restWords += TitleWords.words(of: subtitle) }
-        let noteWords = TitleWords.words(of: notes)
+        var restWords = rest.isEmpty ? [] : TitleWords.words(of: rest)
+        if let subtitle, !subtitle.isEmpty { restWords += TitleWords.words(of: subtitle) }
+        let noteWords = notes.isEmpty ? [] : TitleWords.words(of: notes)
         if words.count > 1, let first = words.first, Self.articles.contains(Self.code(first)) { words.removeFirst() }
         // A catalogue's inverted article: `Lord of the Rings, The`.
         if words.count > 1, let last = words.last, Self.articles.contains(Self.code(last)), main.utf8.contains(0x2C) { words.removeLast() }
         boxSet = Self.isBoxSet(words) || Self.isBoxSet(restWords) || Self.isBoxSet(noteWords) || Self.hasRange(text)
-            || subtitle.map(Self.hasRange) == true
+            || (subtitle.map(Self.hasRange) ?? false)
         var kept: [String] = []
         kept.reserveCapacity(words.count)
         var index = 0
@@ -249,8 +265,8 @@ struct BookIdentity {
         // main title it stays in the key as well.
         if kept.count > 1, let last = kept.last, last.utf8.count <= 3, let number = Int(last) { volumes.append(number) }
         var subtitleWords: [String] = []
-        for (source, isNote) in [(restWords, false), (noteWords, true)] {
-            index = 0
+        func readRest(_ source: [String], isNote: Bool) {
+            var index = 0
             while index < source.count {
                 if let (number, kind, length) = Self.number(in: source, at: index) {
                     if kind == .volume { volumes.append(number) } else { restSeries.append(number) }
@@ -261,6 +277,8 @@ struct BookIdentity {
                 index += 1
             }
         }
+        if !restWords.isEmpty { readRest(restWords, isNote: false) }
+        if !noteWords.isEmpty { readRest(noteWords, isNote: true) }
         if subtitleWords.count > 1, let last = subtitleWords.last, last.utf8.count <= 3, let number = Int(last) {
             volumes.append(number)
             subtitleWords.removeLast()
@@ -271,10 +289,14 @@ struct BookIdentity {
         // A title that is nothing but a volume marker ("Volume 2") keeps its words.
         if kept.isEmpty { kept = words }
         title = kept.joined()
-        self.subtitle = subtitleWords.joined()
+        titleWords = kept
+        self.subtitle = subtitleWords.isEmpty ? "" : subtitleWords.joined()
         generic = title.unicodeScalars.count <= 3 || Self.genericTitles.contains(title)
             || (kept.count == 1 && Self.genericWords.contains(title))
     }
+
+    /// The title key as words, for explanations ("lord of the rings").
+    var displayTitle: String { titleWords.joined(separator: " ") }
 
     /// The title as words, for explanations ("lord of the rings").
     static func displayTitle(_ item: Item) -> String {
@@ -504,6 +526,8 @@ struct BookIdentity {
             guard afterDash, let lower else { return false }
             return lower < 100 && upper < 100 && lower < upper
         }
+        // Only text with a digit can name a range.
+        guard text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { return false }
         for scalar in text.unicodeScalars {
             if ("0"..."9").contains(scalar) {
                 current = min((current ?? 0) * 10 + Int(scalar.value - 0x30), 999)
@@ -543,6 +567,7 @@ struct BookIdentity {
 
     /// A language as two letters: `en-US` → `en`, ISO 639-2 `ger` → `de`; nil when empty.
     static func language(_ value: String) -> String? {
+        if value.utf8.count == 2, value.utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) { return value }
         let code = String(value.trimmed().lowercased().prefix { $0.isLetter })
         guard code.count >= 2 else { return nil }
         if code.count == 2 { return code }

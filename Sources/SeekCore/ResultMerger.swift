@@ -79,9 +79,10 @@ public enum ResultMerger {
         // Each record's identity in full (title key, creators, numbers) is read only when needed: for
         // records that share a rough title with another source's, or that an identifier would join.
         var identities = [BookIdentity?](repeating: nil, count: entries.count)
+        var scans = [(isPart: Bool, hasISBN: Bool, language: String?)](repeating: (false, false, nil), count: entries.count)
         func identity(_ position: Int) -> BookIdentity {
             if let known = identities[position] { return known }
-            let read = BookIdentity(item(entries[position]), keys: false)
+            let read = BookIdentity(item(entries[position]), scan: scans[position])
             identities[position] = read
             return read
         }
@@ -105,15 +106,20 @@ public enum ResultMerger {
             edges.append(Join(a: a, b: b, reason: reason))
         }
         var owner = [IdentityKey: Int](minimumCapacity: entries.count)
+        var pending: [IdentityKey] = []
         var blocks = [UInt64: [Int]]()
         for (position, entry) in entries.enumerated() {
             let record = item(entry)
             guard record.kind == .book else { continue }
             // Known before its keys join anything (a part's, below, is not its own).
             hasISBN[position] = !record.identifiers.isbn13.isEmpty
+            pending.removeAll(keepingCapacity: true)
             let scan = BookIdentity.scanIdentifiers(record) { key in
-                guard grouping == .work || key.namesEdition else { return }
-                guard let other = owner[key] else { owner[key] = position; return }
+                if grouping == .work || key.namesEdition { pending.append(key) }
+            }
+            scans[position] = scan
+            for key in pending {
+                guard let other = owner[key] else { owner[key] = position; continue }
                 if entries[other].order != entry.order, sets.find(other) != sets.find(position),
                    !identity(position).refusesIdentifierJoin(identity(other)) {
                     join(other, position, .key(key))
@@ -210,9 +216,9 @@ public enum ResultMerger {
                 case .key(let key):
                     return key.explanation
                 case .title(let family):
-                    let pair = [item(entries[join.a]), item(entries[join.b])]
-                    let title = BookIdentity.displayTitle(item(entries[position]))
-                    let year = pair.compactMap(\.year).min().map { " / \($0)" } ?? ""
+                    let years = [item(entries[join.a]).year, item(entries[join.b]).year].compactMap { $0 }
+                    let title = identity(position).displayTitle
+                    let year = years.min().map { " / \($0)" } ?? ""
                     return family.isEmpty ? "title+year \(title)\(year)" : "title+creator \(title) / \(family)\(year)"
                 }
             }

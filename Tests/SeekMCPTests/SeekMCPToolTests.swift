@@ -30,7 +30,9 @@ struct ToolListTests {
         #expect(properties["limit"]?.objectValue?["maximum"] == 100)
         #expect(properties["providers"]?.objectValue?["items"]?.objectValue?["enum"] == ["openlibrary", "giphy", "aladin"])
         #expect(properties["rank"]?.objectValue?["enum"] == ["searxng", "rrf"])
-        #expect(Set(properties.keys) == ["query", "providers", "limit", "cursor", "language", "rank"])
+        #expect(properties["group"]?.objectValue?["enum"] == ["work", "edition"])
+        #expect(properties["explain"]?.objectValue?["type"] == "boolean")
+        #expect(Set(properties.keys) == ["query", "providers", "limit", "cursor", "language", "rank", "group", "explain"])
     }
 
     @Test("every tool has an object input schema and an output schema")
@@ -167,7 +169,7 @@ struct SearchToolTests {
         let result = try await harness.call("search", ["query": "quiet", "provider": "openlibrary"])
         try await harness.stop()
         #expect(result.isError == true)
-        #expect(result.text.contains("unknown argument 'provider' (search takes cursor, language, limit, providers, query, rank)"), "\(result.text)")
+        #expect(result.text.contains("unknown argument 'provider' (search takes cursor, explain, group, language, limit, providers, query, rank)"), "\(result.text)")
     }
 
     @Test("the server answers the next call after an error")
