@@ -15,10 +15,12 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         // Who the server is for is settled before anything is opened: a refusal is exit 64, naming the fix.
         let access: ServerAccess
+        let basePath: BasePath
         do {
+            let settings = try Settings.load(environment: CLIContext.current.environment)
             access = try ServerAccess.resolve(
-                host: options.host, publicFlag: options.isPublic, personalFlag: options.personal,
-                settings: try Settings.load(environment: CLIContext.current.environment))
+                host: options.host, publicFlag: options.isPublic, personalFlag: options.personal, settings: settings)
+            basePath = try BasePath.resolve(flag: options.basePath, settings: settings)
         } catch let error as SeekError {
             throw CLIError.configuration(error)
         }
@@ -26,11 +28,12 @@ struct ServeCommand: AsyncParsableCommand {
             let context = session.context
             var server = SeekServer(session: session.core, host: options.host, port: options.port, logger: Self.logger())
             server.access = access
+            server.basePath = basePath
             server.demoQueries = session.demo?.sampleQueries
             if access.isPublic { context.err("seek: public mode: each visitor's favourites and history are their own") }
             do {
                 try await server.run { address in
-                    context.err("seek: serving on \(address) (SIGTERM or Ctrl-C stops it)")
+                    context.err("seek: serving on \(address)\(basePath.isRoot ? "" : basePath.description) (SIGTERM or Ctrl-C stops it)")
                 }
             } catch let error as SeekError where error.kind == .configuration {
                 throw CLIError.configuration(error)  // a bad SEEK_HEADER_TIMEOUT or the like: exit 64, named

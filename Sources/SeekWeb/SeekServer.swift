@@ -19,6 +19,8 @@ package struct SeekServer: Sendable {
     package var connectionTimeouts = ConnectionTimeouts()
     /// Personal (one owner) or public (visitors, each with their own lists; per-client limits).
     package var access: ServerAccess = .personal
+    /// The path every route is served under (`--base-path`, `SEEK_BASE_PATH`); the root by default.
+    package var basePath: BasePath = .root
     /// In demo mode, the searches the recordings answer, by provider id: the web UI's demo banner offers them.
     package var demoQueries: [(provider: String, query: String)]?
     /// What the log keeps of each request; nil: `minimal` on a public server, `full` on a personal one.
@@ -55,6 +57,8 @@ package struct SeekServer: Sendable {
         }
         api.register(on: router)
         web.register(on: router)
+        IntegrationRoutes(session: session, access: access, basePath: basePath.path, logger: logger).register(on: router)
+        OpenSearchRoutes(session: session, access: access, basePath: basePath.path).register(on: router)
         MetricsEndpoint(host: host, settings: session.settings).register(on: router)
         return router
     }
@@ -65,7 +69,7 @@ package struct SeekServer: Sendable {
         let (host, timeouts, logger) = (self.host, connectionTimeouts, logger)
         let registry = ConnectionRegistry()
         return Application(
-            router: router(),
+            router: BasePathRouter(basePath: basePath, router: router()),
             server: .http1(configuration: .init(additionalChannelHandlers: [
                 SlowClientHandler(timeouts: timeouts, logger: logger, registry: registry),
             ])),

@@ -29,6 +29,9 @@ package struct ServeOptions: ParsableArguments {
     @Flag(help: "Serve one owner's favourites and history on an address other than loopback (only for an address no one else can reach).")
     package var personal = false
 
+    @Option(name: .customLong("base-path"), help: "Serve everything under this path (/books), for a proxy's location /books/; also SEEK_BASE_PATH.")
+    package var basePath: String?
+
     package init() {}
 
     package func validate() throws {
@@ -40,6 +43,7 @@ package struct ServeOptions: ParsableArguments {
     /// The options as arguments again, for the host executable.
     var arguments: [String] {
         ["--host", host, "--port", String(port)] + (demo ? ["--demo"] : []) + (isPublic ? ["--public"] : []) + (personal ? ["--personal"] : [])
+            + (basePath.map { ["--base-path", $0] } ?? [])
     }
 }
 
