@@ -265,7 +265,8 @@ def test_the_strips_counts_follow_infinite_scroll(browser, seek):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", [1280, 390])
-def test_screenshots_of_every_page(demo, scheme, width):
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_screenshots_of_every_page(demo, scheme, width, language):
     driver = make_browser()
     try:
         if scheme == "dark":
@@ -273,6 +274,10 @@ def test_screenshots_of_every_page(demo, scheme, width):
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         shots = dict(page_paths(demo))
         shots["grid"] = PAGES["results"]
+        if language == "ko":
+            # The Korean pages: the switch's ?lang=ko, then its cookie.
+            driver.get(demo.url("/?lang=ko"))
+            shots = {f"ko-{name}": shots[name] for name in ("results-ko", "detail", "trending", "error")}
         for name, path in shots.items():
             driver.set_window_size(width, 1000)
             driver.get(demo.url(path))
@@ -280,7 +285,8 @@ def test_screenshots_of_every_page(demo, scheme, width):
                 driver.find_element(By.CSS_SELECTOR, "[data-view=grid]").click()
             load_every_image(driver)
             height = driver.execute_script("return Math.min(document.documentElement.scrollHeight, 3000)")
-            driver.set_window_size(width, max(700, height + 100))
+            # The window's frame takes some of its height: the whole page, footer included, fits.
+            driver.set_window_size(width, max(700, height + 200))
             time.sleep(0.3)
             path = SCREENSHOTS / f"demo-{name}-{scheme}-{width}.png"
             driver.save_screenshot(str(path))
