@@ -325,7 +325,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GoogleBooksProviderTests",
-            dependencies: ["GoogleBooksProvider", "SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekTesting", "SeekRuntime"],
+            dependencies: ["GoogleBooksProvider", "SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekTesting", "SeekRuntime", "SeekCLI"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -337,7 +337,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
             name: "CrossrefProviderTests",
-            dependencies: ["CrossrefProvider", "SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekTesting", "SeekRuntime"],
+            dependencies: ["CrossrefProvider", "SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekTesting", "SeekRuntime", "SeekCLI"],
             swiftSettings: strictSettings
         ),
         .testTarget(
