@@ -17,13 +17,22 @@ private func hasControl(_ text: String) -> Bool {
     }
 }
 
+/// A message an upstream may send back, named in the test log by what it is: written raw there, its
+/// escapes would reach the tester's terminal and its megabyte the log.
+struct HostileMessage: Sendable, CustomTestStringConvertible {
+    let name: String
+    let text: String
+    var testDescription: String { name }
+}
+
 /// Messages an upstream may send back: a forged second line, terminal escapes, CR and NUL, the other
 /// provider's key, and a megabyte.
 private let hostileMessages = [
-    "Invalid key\nseek: openlibrary: HTTP 500: forged line",
-    "\u{1B}]0;owned terminal title\u{07}\u{1B}[2J\u{1B}[31mred\rover\u{00}written",
-    "echoing the other key \(aladinKey) and my own \(giphyKey)",
-    String(repeating: "A", count: 1 << 20),
+    HostileMessage(name: "a forged second line", text: "Invalid key\nseek: openlibrary: HTTP 500: forged line"),
+    HostileMessage(
+        name: "terminal escapes, CR and NUL", text: "\u{1B}]0;owned terminal title\u{07}\u{1B}[2J\u{1B}[31mred\rover\u{00}written"),
+    HostileMessage(name: "both providers' keys", text: "echoing the other key \(aladinKey) and my own \(giphyKey)"),
+    HostileMessage(name: "a megabyte", text: String(repeating: "A", count: 1 << 20)),
 ]
 
 private func run(_ arguments: [String], serve: (FixtureServer) -> Void) async throws -> RunResult {
@@ -38,8 +47,8 @@ private func run(_ arguments: [String], serve: (FixtureServer) -> Void) async th
 @Suite("Upstream text never reaches the terminal raw: no control character, no forged line, no key")
 struct UntrustedUpstreamTextTests {
     @Test("a GIPHY error message becomes one clean stderr line and one clean status error", arguments: hostileMessages)
-    func giphyErrorMessage(message: String) async throws {
-        let body = #"{"data": [], "meta": {"status": 403, "msg": \#(JSONWriter.text(message)), "response_id": "r"}}"#
+    func giphyErrorMessage(message: HostileMessage) async throws {
+        let body = #"{"data": [], "meta": {"status": 403, "msg": \#(JSONWriter.text(message.text)), "response_id": "r"}}"#
         for format in ["table", "json"] {
             let result = try await run(["search", "harbor", "--providers", "openlibrary,giphy", "--format", format]) { server in
                 server.route(ProviderSamples.giphyPath, .json(body, status: 403))
@@ -62,8 +71,8 @@ struct UntrustedUpstreamTextTests {
     }
 
     @Test("an Aladin error message (errorCode/errorMessage) is cleaned the same way", arguments: hostileMessages)
-    func aladinErrorMessage(message: String) async throws {
-        let body = #"{"errorCode": 10, "errorMessage": \#(JSONWriter.text(message))}"#
+    func aladinErrorMessage(message: HostileMessage) async throws {
+        let body = #"{"errorCode": 10, "errorMessage": \#(JSONWriter.text(message.text))}"#
         let result = try await run(["search", "harbor", "--providers", "openlibrary,aladin"]) { server in
             server.route(ProviderSamples.aladinPath, .json(body))
         }

@@ -58,10 +58,7 @@ struct SuggestCommand: AsyncParsableCommand {
             OutcomeReport.printFailures(outcomes, context: session.context)
             if format == .json {
                 session.context.out(JSONText.pretty(document))
-            } else if CallVerdict(outcomes, explicit: chosen.explicit) == .noneAnswered {
-                // Nothing on stdout that reads as an answer: the failures are on stderr.
-                session.context.err("seek: no provider answered, so there is nothing to show")
-            } else {
+            } else if CallVerdict(outcomes, explicit: chosen.explicit) != .noneAnswered {
                 let suggestions = document.suggestions
                 session.context.out(suggestions.isEmpty ? "No suggestions." : suggestions.joined(separator: "\n"))
             }

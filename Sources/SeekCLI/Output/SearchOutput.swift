@@ -26,11 +26,8 @@ enum SearchOutput {
             context.stdout.write(csv(result.results))
         case .table:
             if result.results.isEmpty {
-                if noneAnswered {
-                    context.err("seek: no provider answered, so there is nothing to show")
-                } else {
-                    context.out("No results.")
-                }
+                // With no provider answering, the failures on stderr are all there is to say.
+                if !noneAnswered { context.out("No results.") }
             } else {
                 context.out(table(result.results))
             }
