@@ -33,8 +33,8 @@ final class ConnectionRegistry: Sendable {
 
     /// A connection that has waited less than this is never shed: it may be a client that just came.
     static let minimumWait = TimeAmount.milliseconds(250)
-    /// At least this many are closed when descriptors run short, or a sixteenth of those open.
-    static let minimumShed = 8
+    /// At least this many are closed when descriptors run short, or an eighth of those open.
+    static let minimumShed = 16
 
     private let entries = NIOLockedValueBox<[ObjectIdentifier: Entry]>([:])
 
@@ -53,7 +53,7 @@ final class ConnectionRegistry: Sendable {
     var count: Int { entries.withLockedValue { $0.count } }
 
     /// Closes the connections that have waited longest on their clients, at least `minimumWait` each:
-    /// `minimumShed`, or a sixteenth of those open when that is more. Returns how many it closed.
+    /// `minimumShed`, or an eighth of those open when that is more. Returns how many it closed.
     @discardableResult
     func shed(now: NIODeadline = .now()) -> Int {
         let all = entries.withLockedValue { Array($0.values) }
@@ -63,7 +63,7 @@ final class ConnectionRegistry: Sendable {
             guard since != 0, since <= cutoff.uptimeNanoseconds else { return nil }
             return (since, entry)
         }
-        let chosen = waiting.sorted { $0.since < $1.since }.prefix(max(Self.minimumShed, all.count / 16))
+        let chosen = waiting.sorted { $0.since < $1.since }.prefix(max(Self.minimumShed, all.count / 8))
         for (_, entry) in chosen {
             entry.channel.close(promise: nil)
         }

@@ -57,6 +57,8 @@ final class DescriptorBackoffHandler: ChannelInboundHandler, RemovableChannelHan
 
     /// How long accepting pauses after running out: short, since closing slow clients frees descriptors.
     static let pause = TimeAmount.milliseconds(100)
+    /// How long it pauses when connections were closed to free descriptors: as long as their closing takes.
+    static let pauseAfterShedding = TimeAmount.milliseconds(10)
     /// At most one warning per this long, however often accepting runs out.
     static let warningInterval = TimeAmount.seconds(10)
 
@@ -101,7 +103,8 @@ final class DescriptorBackoffHandler: ChannelInboundHandler, RemovableChannelHan
     private func pauseAccepting(context: ChannelHandlerContext, errno code: CInt) {
         let now = NIODeadline.now()
         // Only while accepting is on: the accepts still queued in a read all fail the same way.
-        if resume == nil { shedSinceWarning += registry.shed(now: now) }
+        let shed = resume == nil ? registry.shed(now: now) : 0
+        shedSinceWarning += shed
         if lastWarning.map({ now - $0 >= Self.warningInterval }) ?? true {
             lastWarning = now
             let limit = OpenFileLimit.current().map { "\($0.soft)" } ?? "unknown"
@@ -114,7 +117,7 @@ final class DescriptorBackoffHandler: ChannelInboundHandler, RemovableChannelHan
         guard resume == nil, let options = context.channel.syncOptions, (try? options.getOption(.autoRead)) == true,
               (try? options.setOption(.autoRead, value: false)) != nil
         else { return }
-        resume = context.eventLoop.assumeIsolated().scheduleTask(in: Self.pause) { [self] in
+        resume = context.eventLoop.assumeIsolated().scheduleTask(in: shed > 0 ? Self.pauseAfterShedding : Self.pause) { [self] in
             resume = nil
             try? context.channel.syncOptions?.setOption(.autoRead, value: true)
         }

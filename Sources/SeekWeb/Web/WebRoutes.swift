@@ -78,9 +78,10 @@ struct WebRoutes: Sendable {
             let kinds = error.provider.flatMap { session.registry.provider($0)?.descriptor.kinds } ?? []
             return errorPage(heading, WebView.words(error, name: name, kinds: kinds, strings: strings), status: api.status, reader: reader)
         case _ where isAbortedBody(error):
-            // The client went away, or was closed for sending its form too slowly: nobody reads this page.
+            // The client went away, or was closed for sending its form too slowly: nobody reads a page,
+            // and a slow crowd must not cost one each.
             logger.debug("request body aborted: the client went away, or sent it too slowly")
-            return errorPage(strings["errorHeading"], strings["requestInvalid"], status: .badRequest, reader: reader)
+            return Response(status: .badRequest)
         default:
             logger.error("page failed", metadata: ["error": "\(type(of: error))"])
             return errorPage(strings["brokenHeading"], strings["brokenText"], status: .internalServerError, reader: reader)
