@@ -117,6 +117,9 @@ class FixtureServer:
             "SEEK_GIPHY_API_KEY": GIPHY_KEY,
             "SEEK_ALADIN_URL": f"{self.base}/aladin/ttb/api",
             "SEEK_ALADIN_TTB_KEY": ALADIN_KEY,
+            # Keyless sources answer here too (with nothing), never from the internet this machine lacks.
+            "SEEK_CROSSREF_URL": f"{self.base}/crossref",
+            "SEEK_GUTENDEX_URL": f"{self.base}/gutendex",
         }
 
     def retry_after(self, path: str) -> int | None:
@@ -217,6 +220,14 @@ class FixtureServer:
             return 200, "image/jpeg", self.image(number(path.rsplit("/", 1)[-1]), "jpeg")
         if path.startswith("/media/"):
             return 200, "image/gif", self.image(number(path.split("/")[2]), "gif")
+
+        # Crossref and Project Gutenberg: found nothing (these tests are about the three sources above).
+        if path.startswith("/crossref/"):
+            return 200, json_type, body({"status": "ok", "message-type": "work-list", "message-version": "1.0.0",
+                                          "message": {"facets": {}, "total-results": 0, "items": [], "items-per-page": 0,
+                                                      "query": {"start-index": 0, "search-terms": None}}})
+        if path.startswith("/gutendex/"):
+            return 200, json_type, body({"count": 0, "next": None, "previous": None, "results": []})
 
         # Open Library
         if path == "/ol/search.json":
