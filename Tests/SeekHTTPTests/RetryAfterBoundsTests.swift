@@ -66,9 +66,15 @@ struct HTTPDateParsingTests {
         "Sun, 06 Nov 1994 08:60:00 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 UTC",
         "Sun, 06 Nov 1994 08:49:37 GMT trailing", "sun, 06 nov 1994 08:49:37 gmt", "Sun, 6 Nov 1994 08:49:37 GMT",
         "Sun, 00 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:3", "Sun Nov 6 08:49:37 1994", "１９９４",
-        "Sun, 06 Nov 1994 08:49:37 GMT\u{0}", String(repeating: "Sun, ", count: 10_000),
+        "Sun, 06 Nov 1994 08:49:37 GMT\u{0}",
     ])
     func notDates(text: String) {
         #expect(HTTPDate.parse(text) == nil)
+    }
+
+    /// Not an argument of `notDates`: the test log writes out every argument.
+    @Test("50,000 characters are no date")
+    func hugeIsNoDate() {
+        #expect(HTTPDate.parse(String(repeating: "Sun, ", count: 10_000)) == nil)
     }
 }
