@@ -42,11 +42,11 @@ public struct ItemDocument: JSONWritable {
         let explain = self.explain
         writer.field("sources") { $0.array(result.sources) { writer, source in SourceDocument(source, explain: explain).write(to: &writer) } }
         writer.field("provenance", result.provenance)
+        writer.field("owned", item.owned.map(OwnedDocument.init))
         guard let detail else { return }
         writer.field("isbn10", item.identifiers.isbn10)
         writer.field("identifiers", item.identifiers.other)
         let images = Dictionary(uniqueKeysWithValues: item.images.map { ($0.key.rawValue, ImageDocument(reference: $0.value)) })
-        writer.field("owned", item.owned.map(OwnedDocument.init))
         writer.field("images", images)
         writer.field("description", detail.description)
         writer.field("contributors", detail.contributors.map(ContributorDocument.init))
