@@ -114,6 +114,36 @@ public struct CalibreProvider: SearchProvider {
         return detail(record.book, comment: record.comment, rating: record.rating, root: library.root)
     }
 
+    /// The library's copy of `item`, if it holds one: a book with one of its ISBN-13s (the first 100),
+    /// else one with the same title (normalised) and an author in common with `creators`.
+    public func ownedCopy(of item: Item, creators: [String]) async throws -> OwnedCopy? {
+        let index = try requireLibrary()
+        func copy(_ hit: CalibreIndex.Hit) -> OwnedCopy {
+            OwnedCopy(id: ItemID(provider: Self.id, value: String(hit.id)), formats: hit.formats)
+        }
+        do {
+            let isbns = item.identifiers.isbn13.prefix(100).filter { $0.allSatisfy(\.isNumber) }
+            if !isbns.isEmpty {
+                let match = "identifiers : (" + isbns.map { "\"\($0)\"" }.joined(separator: " OR ") + ")"
+                if let hit = try await index.search(match, limit: 1, offset: 0).first { return copy(hit) }
+            }
+            let title = ResultMerger.normalise(item.title)
+            let names = Set(creators.compactMap(Self.familyName))
+            guard !title.isEmpty, !names.isEmpty, let match = CalibreQuery.match(item.title) else { return nil }
+            let hits = try await index.search(match, limit: 10, offset: 0)
+            return hits.first { hit in
+                ResultMerger.normalise(hit.title) == title && hit.authors.contains { Self.familyName($0).map(names.contains) ?? false }
+            }.map(copy)
+        } catch let error as CalibreError {
+            throw error.seekError
+        }
+    }
+
+    /// A name's last word, normalised ("J. R. R. Tolkien" → "tolkien"; "한강" → "한강").
+    static func familyName(_ name: String) -> String? {
+        name.split(whereSeparator: { $0 == " " || $0 == "," }).last.map { ResultMerger.normalise(String($0)) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     private func requireLibrary() throws -> CalibreIndex {
         guard let index else {
             throw SeekError(

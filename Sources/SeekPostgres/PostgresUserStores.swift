@@ -20,12 +20,13 @@ package struct PostgresFavoritesStore: FavoritesStore {
     package func add(_ favorite: Favorite) async throws -> Bool {
         let owner = self.owner
         let creators = try StoredJSON.text(favorite.creators)
+        let owned = try favorite.owned.map(StoredJSON.text)
         return try await database.run("add favorite \(favorite.id)", timeout: SharedDatabase.writeTimeout) { client in
             let rows = try await client.query(
                 """
-                INSERT INTO seek_favorite (owner, id, provider, kind, title, creators, image_url, added_at)
+                INSERT INTO seek_favorite (owner, id, provider, kind, title, creators, image_url, added_at, owned)
                 VALUES (\(owner), \(favorite.id.description), \(favorite.provider), \(favorite.kind.rawValue), \(favorite.title),
-                        \(creators), \(favorite.imageURL?.absoluteString), \(favorite.addedAt.timeIntervalSince1970))
+                        \(creators), \(favorite.imageURL?.absoluteString), \(favorite.addedAt.timeIntervalSince1970), \(owned))
                 ON CONFLICT (owner, id) DO NOTHING RETURNING id
                 """)
             return try await rows.first(String.self) != nil
@@ -54,17 +55,17 @@ package struct PostgresFavoritesStore: FavoritesStore {
         let rows = try await database.run(operation, timeout: SharedDatabase.writeTimeout) { client in
             let query: PostgresQuery = if let id {
                 """
-                SELECT id, kind, title, creators, image_url, added_at FROM seek_favorite
+                SELECT id, kind, title, creators, image_url, added_at, owned FROM seek_favorite
                 WHERE owner = \(owner) AND id = \(id.description)
                 """
             } else {
                 """
-                SELECT id, kind, title, creators, image_url, added_at FROM seek_favorite
+                SELECT id, kind, title, creators, image_url, added_at, owned FROM seek_favorite
                 WHERE owner = \(owner) ORDER BY added_at DESC, seq DESC
                 """
             }
-            var found: [(String, String, String, String, String?, Double)] = []
-            for try await row in try await client.query(query).decode((String, String, String, String, String?, Double).self) {
+            var found: [(String, String, String, String, String?, Double, String?)] = []
+            for try await row in try await client.query(query).decode((String, String, String, String, String?, Double, String?).self) {
                 found.append(row)
             }
             return found
@@ -74,7 +75,8 @@ package struct PostgresFavoritesStore: FavoritesStore {
             return Favorite(
                 id: id, kind: ItemKind(rawValue: row.1), title: row.2,
                 creators: try database.stored([String].self, from: row.3, operation: operation),
-                imageURL: row.4.flatMap(URL.init(string:)), addedAt: Date(timeIntervalSince1970: row.5))
+                imageURL: row.4.flatMap(URL.init(string:)), addedAt: Date(timeIntervalSince1970: row.5),
+                owned: try row.6.map { try database.stored(OwnedCopy.self, from: $0, operation: operation) })
         }
     }
 

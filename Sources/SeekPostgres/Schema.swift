@@ -246,5 +246,8 @@ enum Schema {
             END $$
             """,
         ]),
+        Migration(version: 2, summary: "the reader's own copy a favourite keeps (issue 49)", statements: [
+            "ALTER TABLE seek_favorite ADD COLUMN IF NOT EXISTS owned text",
+        ]),
     ]
 }

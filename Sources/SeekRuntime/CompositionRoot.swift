@@ -83,6 +83,10 @@ public enum CompositionRoot {
         // Innermost: every answer and error made safe as it leaves the provider, with the keys of every
         // provider redacted, so that the stats, the cache and every host only ever hold safe text.
         middlewares.append(SanitizingMiddleware(secrets: providers.flatMap(\.secrets)))
+        // Outermost: another source's detail says when the reader's library holds the book (issue 49).
+        if let library = providers.lazy.compactMap({ $0 as? CalibreProvider }).first, library.isConfigured {
+            middlewares.insert(LibraryOwnershipMiddleware(library: library), at: 0)
+        }
         let engine = SearchEngine(registry: registry, tuning: tuning, pipeline: ProviderPipeline(middlewares))
 
         var builder = ContainerBuilder()

@@ -11,14 +11,19 @@ public struct Favorite: Sendable, Hashable, Codable {
     public var creators: [String]
     public var imageURL: URL?
     public var addedAt: Date
+    /// The reader's own copy when their library held the book as it was added (issue 49).
+    public var owned: OwnedCopy?
 
-    public init(id: ItemID, kind: ItemKind, title: String, creators: [String] = [], imageURL: URL? = nil, addedAt: Date) {
+    public init(
+        id: ItemID, kind: ItemKind, title: String, creators: [String] = [], imageURL: URL? = nil, addedAt: Date, owned: OwnedCopy? = nil
+    ) {
         self.id = id
         self.kind = kind
         self.title = title
         self.creators = creators
         self.imageURL = imageURL
         self.addedAt = addedAt
+        self.owned = owned
     }
 
     /// The snapshot of a provider's detail record; `imageURL` defaults to the item's medium rendition.
@@ -27,7 +32,7 @@ public struct Favorite: Sendable, Hashable, Codable {
         let creators = item.creators.isEmpty ? detail.contributors.map(\.name) : item.creators
         self.init(
             id: item.id, kind: item.kind, title: item.subtitle.map { "\(item.title): \($0)" } ?? item.title,
-            creators: creators, imageURL: imageURL ?? item.image(.medium)?.url, addedAt: addedAt)
+            creators: creators, imageURL: imageURL ?? item.image(.medium)?.url, addedAt: addedAt, owned: item.owned)
     }
 
     /// The provider that supplied the item.
@@ -77,16 +82,17 @@ public struct SQLiteFavoritesStore: FavoritesStore {
     @discardableResult
     public func add(_ favorite: Favorite) async throws -> Bool {
         let creators = try StoredJSON.text(favorite.creators)
+        let owned = try favorite.owned.map(StoredJSON.text)
         let owner = self.owner
         return try await database.write("add favorite \(favorite.id)") { db in
             try db.execute(
                 sql: """
-                    INSERT INTO favorite (owner, id, provider, kind, title, creators, imageURL, addedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(owner, id) DO NOTHING
+                    INSERT INTO favorite (owner, id, provider, kind, title, creators, imageURL, addedAt, owned)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(owner, id) DO NOTHING
                     """,
                 arguments: [
                     owner, favorite.id.description, favorite.provider, favorite.kind.rawValue, favorite.title, creators,
-                    favorite.imageURL?.absoluteString, favorite.addedAt.timeIntervalSince1970,
+                    favorite.imageURL?.absoluteString, favorite.addedAt.timeIntervalSince1970, owned,
                 ])
             return db.changesCount > 0
         }
@@ -129,7 +135,8 @@ public struct SQLiteFavoritesStore: FavoritesStore {
             title: try row.decode(String.self, forColumn: "title"),
             creators: try StoredJSON.value([String].self, from: try row.decode(String.self, forColumn: "creators")),
             imageURL: imageURL,
-            addedAt: Date(timeIntervalSince1970: try row.decode(Double.self, forColumn: "addedAt")))
+            addedAt: Date(timeIntervalSince1970: try row.decode(Double.self, forColumn: "addedAt")),
+            owned: try row.decode(String?.self, forColumn: "owned").map { try StoredJSON.value(OwnedCopy.self, from: $0) })
     }
 }
 

@@ -369,6 +369,10 @@ extension SeekDatabase {
                 CREATE INDEX cursor_createdAt ON cursor(createdAt);
                 """)
         }
+        migrator.registerMigration(Migration.favoriteOwned) { db in
+            // The reader's own copy a favourite's snapshot keeps (issue 49): `OwnedCopy` as JSON, or NULL.
+            try db.execute(sql: "ALTER TABLE favorite ADD COLUMN owned TEXT")
+        }
         return migrator
     }
 
@@ -381,6 +385,7 @@ extension SeekDatabase {
         static let owners = "v5-owners"
         static let responseCacheBytes = "v6-response-cache-bytes"
         static let cursors = "v7-cursors"
-        static let all = [favorites, searchHistory, responseCache, safeCachedAnswers, owners, responseCacheBytes, cursors]
+        static let favoriteOwned = "v8-favorite-owned"
+        static let all = [favorites, searchHistory, responseCache, safeCachedAnswers, owners, responseCacheBytes, cursors, favoriteOwned]
     }
 }

@@ -143,6 +143,15 @@ def test_cli_one_owned_row_with_its_formats(library: Library, tmp_path: Path):
     validator("ItemDetail").validate(detail)
     assert detail["owned"] == {"id": "calibre:1", "formats": ["EPUB", "PDF"]}
     assert detail["attributes"]["formats"] == "EPUB, PDF"
+    # Another source's record of a book the library holds (by ISBN) says so too, and a favourite keeps it.
+    remote = json.loads(seek(env, "detail", row["id"], "--demo", "--format", "json").stdout)
+    validator("ItemDetail").validate(remote)
+    assert remote["owned"] == {"id": "calibre:1", "formats": ["EPUB", "PDF"]}, remote["id"]
+    added = seek(env, "favorites", "add", "calibre:1")
+    assert added.returncode == 0, added.stderr
+    favorites = json.loads(seek(env, "favorites", "list", "--format", "json").stdout)
+    validator("FavoritesDocument").validate(favorites)
+    assert favorites["entries"][0]["owned"] == {"id": "calibre:1", "formats": ["EPUB", "PDF"]}
     image = tmp_path / "cover.jpg"
     got = seek(env, "image", "calibre:1", "-o", str(image))
     assert got.returncode == 0, got.stderr

@@ -32,6 +32,7 @@ public struct FavoriteDocument: JSONWritable {
             writer.field("creators", favorite.creators)
             writer.field("imageURL", favorite.imageURL?.absoluteString)
             writer.field("addedAt", favorite.addedAt.formatted(.iso8601))
+            writer.field("owned", favorite.owned.map(OwnedDocument.init))
         }
     }
 }

@@ -91,6 +91,7 @@ enum WebView {
             "year": false, "sources": [name(favorite.provider, session: session, strings: strings)],
             "imageURL": imageHref(favorite.id), "width": width, "height": height,
             "favorite": "true", "favoriteLabel": strings.format("favoriteOf", favorite.title),
+            "owned": ownedBadge(favorite.owned, strings: strings),
         ]
     }
 
