@@ -261,7 +261,7 @@ struct WebRoutes: Sendable {
             let rows: [[String: Any]] = entries.map { entry in
                 [
                     "query": entry.query, "href": WebView.searchHref(entry.query),
-                    "providers": entry.providers.isEmpty ? strings["allSources"]
+                    "providers": entry.providers.isEmpty || Set(entry.providers) == Set(session.registry.ids) ? strings["allSources"]
                         : entry.providers.map { WebView.name($0, session: session, strings: strings) }.joined(separator: ", "),
                     "when": entry.searchedAt.formatted(.iso8601),
                     "whenText": entry.searchedAt.formatted(Date.FormatStyle(date: .abbreviated, time: .shortened).locale(Locale(identifier: strings.code))),
@@ -302,7 +302,7 @@ struct WebRoutes: Sendable {
         return render(
             "error", title: strings["tooManySearches"], query: query,
             context: ["heading": strings["tooManySearches"], "limited": true,
-                      "message": strings.format("tooManySearchesText", String(seconds))],
+                      "message": seconds == 1 ? strings["tooManySearchesText1"] : strings.format("tooManySearchesText", String(seconds))],
             status: .tooManyRequests, reader: reader)
     }
 
