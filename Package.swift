@@ -329,13 +329,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-        .testTarget(
             name: "CalibreProviderTests",
             dependencies: [
                 "CalibreProvider", "SeekCore", "SeekKit", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),
+        .testTarget(
             name: "CrossrefProviderTests",
             dependencies: ["CrossrefProvider", "SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekTesting", "SeekRuntime", "SeekCLI"],
             swiftSettings: strictSettings
