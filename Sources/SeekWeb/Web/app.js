@@ -202,7 +202,7 @@ function setCount(text) {
 
 function showLimited(answer) {
   const seconds = Number.parseInt(answer.headers.get("Retry-After") || "", 10);
-  const when = Number.isFinite(seconds) && seconds > 0 ? t("inSeconds", seconds) : t("inAMoment");
+  const when = !Number.isFinite(seconds) || seconds <= 0 ? t("inAMoment") : seconds === 1 ? t("inSeconds1") : t("inSeconds", seconds);
   setCount(t("limited", when));
   const count = $("#count");
   if (count) count.setAttribute("data-rate-limited", "");
