@@ -68,7 +68,7 @@ struct BasePathTests {
         var server = harness.server
         server.basePath = try BasePath(parsing: "/books")
         let router = BasePathRouter(basePath: server.basePath, router: server.router())
-        let results = try await Application(router: router).test(.router) { client in
+        let results = try await Application(router: router, logger: server.logger).test(.router) { client in
             (
                 inside: try await client.execute(uri: "/books/healthz", method: .get) { $0.status },
                 outside: try await client.execute(uri: "/healthz", method: .get) { ($0.status, $0.text) },
