@@ -5,6 +5,8 @@ import HummingbirdTesting
 import Logging
 import SeekCore
 import SeekKit
+import SeekLoopback
+import SeekTesting
 @testable import SeekWeb
 import SeekRuntime
 import Synchronization
@@ -89,6 +91,27 @@ struct AccessLogTests {
         #expect(Double(first["duration_ms"] ?? "") != nil, "duration_ms: \(first["duration_ms"] ?? "none")")
         #expect((Int(first["bytes"] ?? "") ?? 0) > 0, "bytes: \(first["bytes"] ?? "none")")
         #expect(access.map { $0["route"] ?? "" } == ["/api/v1/search", "/search", "/api/v1/items/{id}"])
+    }
+
+    @Test("public mode: a search whose providers fail (500, 429, bad JSON) still leaves the search's text in no line",
+          arguments: ["/api/v1/search", "/search", "/api/v1/search/stream", "/api/v1/suggest"])
+    func failingProvidersKeepNoSearch(path: String) async throws {
+        let instance = try await PublicServer.start()
+        let fixtures = instance.harness.fixtures
+        fixtures.route("/ol/search.json", .json(#"{"error": "down"}"#, status: 500))
+        fixtures.route(ProviderSamples.aladinPath, .json(#"{"errorCode": 1, "errorMess"#, status: 200))
+        fixtures.route(ProviderSamples.giphyPath, FixtureResponse(
+            status: 429, headers: [("Content-Type", "application/json"), ("Retry-After", "30")], body: Array(#"{"meta": {"status": 429}}"#.utf8)))
+        let query = Self.secret.replacingOccurrences(of: " ", with: "+")
+        let (status, lines) = try await Self.withCapture(instance.server) { client in
+            try await client.execute(uri: "\(path)?q=\(query)", method: .get) { $0.status }
+        }
+        try await instance.stop()
+        #expect(status.code < 500 || status == .badGateway || status == .serviceUnavailable, "\(status)")
+        for text in lines.texts {
+            #expect(!text.contains("secret") && !text.contains("medical"), "a log line holds the search: \(text)")
+        }
+        #expect(Self.accessLines(lines).count == 1)
     }
 
     @Test("a refused request has its access line too: its status, and the route that refused it")
