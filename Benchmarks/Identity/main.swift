@@ -81,6 +81,12 @@ var cursor = 0
 for source in ["openlibrary", "googlebooks", "aladin", "kakao", "naver", "crossref", "gutendex", "calibre"] {
     var items = Array((bySource[source]?.map(\.item) ?? []).prefix(100))
     var taken = Set(items.map(\.id))
+    // OWN=1: each source's own records only (cycled, as a source's many editions of few books), the
+    // library a mix; books meet across sources only where the set's variants put them.
+    if ProcessInfo.processInfo.environment["OWN"] != nil, !items.isEmpty {
+        let own = items
+        while items.count < 100 { items.append(own[items.count % own.count]) }
+    }
     while items.count < 100 {
         let candidate = pool[cursor % pool.count]
         cursor += 1
@@ -93,14 +99,16 @@ let clock = ContinuousClock()
 for grouping in ResultGrouping.allCases {
     var samples: [Duration] = []
     var rows = 0
-    for _ in 0..<400 {
+    let runs = Int(ProcessInfo.processInfo.environment["RUNS"] ?? "") ?? 400
+    for _ in 0..<runs {
         let start = clock.now
         rows = ResultMerger.merge(lists, grouping: grouping).count
         samples.append(clock.now - start)
     }
     samples.sort()
+    guard !samples.isEmpty else { continue }
     func ms(_ duration: Duration) -> String { String(format: "%.3f ms", Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000) }
-    print("merge 8 sources × 100 items, group=\(grouping.rawValue): p50 \(ms(samples[samples.count / 2])), p90 \(ms(samples[samples.count * 9 / 10])) (\(rows) rows, 400 runs)")
+    print("merge 8 sources × 100 items, group=\(grouping.rawValue): p50 \(ms(samples[samples.count / 2])), p90 \(ms(samples[samples.count * 9 / 10])) (\(rows) rows, \(runs) runs)")
 }
 
 if ProcessInfo.processInfo.environment["PARTS"] != nil {

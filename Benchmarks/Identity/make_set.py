@@ -423,8 +423,9 @@ def main():
             if a["language"] != b["language"]:
                 pair(a, va, False, False, f"Neuromancer in {a['language']} and a {b['language']} translation", "other source")
             else:
-                pair(a, va, True, not (a["isbns"] and va["isbns"]), "two editions of Neuromancer (Open Library edition and another source's)",
-                     "other source")
+                close = a["year"] is not None and va["year"] is not None and abs(a["year"] - va["year"]) <= 1
+                pair(a, va, True, not (a["isbns"] and va["isbns"]) and close,
+                     "two editions of Neuromancer (Open Library edition and another source's)", "other source")
     # Easy negatives: random records of different sources.
     for _ in range(60):
         a, b = rng.sample(real, 2)

@@ -308,7 +308,11 @@ struct BookIdentity {
     /// The text without its bracketed groups (`해리포터(Harry Potter)`, `(양장본 HardCover)`,
     /// `(Harry Potter, #1)`: glosses and edition notes), and those groups' text.
     static func bracketsRemoved(_ title: String) -> (text: String, notes: String) {
-        let hasBracket = title.utf8.contains { $0 == 0x28 || $0 == 0x5B || $0 == 0xEF || $0 == 0xE3 }
+        var hasBracket = false
+        for byte in title.utf8 where byte == 0x28 || byte == 0x5B || byte == 0xEF || byte == 0xE3 {
+            hasBracket = true
+            break
+        }
         guard hasBracket else { return (title, "") }
         var text = String.UnicodeScalarView()
         var notes = String.UnicodeScalarView()
@@ -512,8 +516,8 @@ struct BookIdentity {
         return value
     }
 
-    private static func codes(_ words: [String]) -> Set<UInt64> {
-        Set(words.map { code($0) }.filter { $0 != 0 })
+    private static func codes(_ words: [String]) -> WordCodes {
+        WordCodes(words.map { code($0) }.filter { $0 != 0 })
     }
 
     /// Whether the text names a range of volumes: `1-3`, `1–7`, `1~3권` (numbers under 100, so that
@@ -527,7 +531,12 @@ struct BookIdentity {
             return lower < 100 && upper < 100 && lower < upper
         }
         // Only text with a digit can name a range.
-        guard text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+        var hasDigit = false
+        for byte in text.utf8 where byte >= 0x30 && byte <= 0x39 {
+            hasDigit = true
+            break
+        }
+        guard hasDigit else { return false }
         for scalar in text.unicodeScalars {
             if ("0"..."9").contains(scalar) {
                 current = min((current ?? 0) * 10 + Int(scalar.value - 0x30), 999)
@@ -617,23 +626,23 @@ struct BookIdentity {
 
     // MARK: Word lists
 
-    static let articles: Set<UInt64> = codes([
+    static let articles: WordCodes = codes([
         "the", "a", "an", "le", "la", "les", "l", "der", "die", "das", "el", "los", "las", "il", "lo", "gli", "un", "une",
         "ein", "eine", "de", "het", "een", "o", "os", "as", "uma", "um",
     ])
-    static let volumeMarkers: Set<UInt64> = codes([
+    static let volumeMarkers: WordCodes = codes([
         "vol", "vols", "volume", "volumes", "v", "part", "parts", "pt", "tome", "tomo", "band", "bd", "teil", "parte", "partie",
         "권", "부", "편", "巻", "卷",
     ])
-    static let seriesMarkers: Set<UInt64> = codes(["book", "books", "bk", "no", "nr", "number", "#", "livre", "libro", "episode", "ep", "issue"])
+    static let seriesMarkers: WordCodes = codes(["book", "books", "bk", "no", "nr", "number", "#", "livre", "libro", "episode", "ep", "issue"])
     private static let upperCodes = codes(["상", "上"]), middleCodes = codes(["중", "中"]), lowerCodes = codes(["하", "下"])
     private static let setCode = code("set"), setsCode = code("sets"), boxCode = code("box"), boxedCode = code("boxed")
     private static let completeCode = code("complete")
     private static let completedSets = codes(["series", "set", "works", "novels"])
     static let longBoxWords: Set<String> = ["collection", "collections", "tetralogy", "anthology", "시리즈세트"]
     static let cjkVolumeSuffixes: Set<Unicode.Scalar> = ["권", "부", "편", "호", "巻", "卷", "冊", "号"]
-    static let boxWords: Set<UInt64> = codes(["boxset", "boxed", "trilogy", "quartet", "omnibus", "세트", "전집", "박스", "합본"])
-    static let numberCodes: Set<UInt64> = codes(Array(numberWords.keys))
+    static let boxWords: WordCodes = codes(["boxset", "boxed", "trilogy", "quartet", "omnibus", "세트", "전집", "박스", "합본"])
+    static let numberCodes: WordCodes = codes(Array(numberWords.keys))
     static let numberWords: [String: Int] = [
         "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
         "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
@@ -772,35 +781,8 @@ struct CreatorKey: Hashable {
 /// its own. ASCII text, and text of ASCII, Hangul syllables and CJK ideographs, need no Foundation.
 enum TitleWords {
     static func words(of text: some StringProtocol) -> [String] {
+        if let words = byteWords(of: text) { return words }
         var words: [String] = []
-        // ASCII text: bytes alone, no scalars decoded.
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            var word: [UInt8] = []
-            word.reserveCapacity(16)
-            func flush() {
-                if !word.isEmpty {
-                    words.append(String(decoding: word, as: UTF8.self))
-                    word.removeAll(keepingCapacity: true)
-                }
-            }
-            for byte in text.utf8 {
-                switch byte {
-                case 0x61...0x7A, 0x30...0x39: word.append(byte)
-                case 0x41...0x5A: word.append(byte + 32)
-                case 0x26:
-                    flush()
-                    words.append("and")
-                case 0x23:
-                    flush()
-                    words.append("#")
-                case 0x27:
-                    if word.count == 1, let only = word.first, only == 0x6C || only == 0x64 { flush() }
-                default: flush()
-                }
-            }
-            flush()
-            return words
-        }
         var word = String.UnicodeScalarView()
         func flush() {
             if !word.isEmpty {
@@ -838,6 +820,67 @@ enum TitleWords {
             let folded = String(text).folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
             for scalar in folded.unicodeScalars { add(scalar) }
         }
+        flush()
+        return words
+    }
+
+    /// `words(of:)` over UTF-8 alone, for text of ASCII and three-byte Hangul and CJK (`U+4000`–`U+DFFF`,
+    /// which folding leaves as they are), with a right quotation mark as an apostrophe and an en or em
+    /// dash as a break; nil for any other text.
+    private static func byteWords(of text: some StringProtocol) -> [String]? {
+        var words: [String] = []
+        var word: [UInt8] = []
+        word.reserveCapacity(24)
+        func flush() {
+            if !word.isEmpty {
+                words.append(String(decoding: word, as: UTF8.self))
+                word.removeAll(keepingCapacity: true)
+            }
+        }
+        var pending = 0
+        var lead: UInt8 = 0
+        var second: UInt8 = 0
+        for byte in text.utf8 {
+            if pending > 0 {
+                pending -= 1
+                if pending == 1 {
+                    second = byte
+                    continue
+                }
+                switch lead {
+                case 0xE4...0xED:
+                    word.append(lead)
+                    word.append(second)
+                    word.append(byte)
+                case 0xE2 where second == 0x80 && byte == 0x99:
+                    if word.count == 1, let only = word.first, only == 0x6C || only == 0x64 { flush() }
+                case 0xE2 where second == 0x80 && (byte == 0x93 || byte == 0x94):
+                    flush()
+                default:
+                    return nil
+                }
+                continue
+            }
+            switch byte {
+            case 0x61...0x7A, 0x30...0x39: word.append(byte)
+            case 0x41...0x5A: word.append(byte + 32)
+            case 0x26:
+                flush()
+                words.append("and")
+            case 0x23:
+                flush()
+                words.append("#")
+            case 0x27:
+                if word.count == 1, let only = word.first, only == 0x6C || only == 0x64 { flush() }
+            case 0...0x7F: flush()
+            case 0xE2...0xED:
+                lead = byte
+                pending = 2
+            default:
+                return nil
+            }
+        }
+        guard pending == 0 else { return nil }
         flush()
         return words
     }
@@ -1003,5 +1046,27 @@ struct RoughHasher {
 
     private static func isRoman(_ word: some Collection<UInt8>) -> Bool {
         word.count <= 7 && word.allSatisfy { $0 == 0x69 || $0 == 0x76 || $0 == 0x78 }
+    }
+}
+
+/// A small fixed set of word codes (`BookIdentity.code`), looked up by binary search: no hashing for
+/// the many words that are in none of the lists.
+struct WordCodes: Sendable {
+    private let sorted: [UInt64]
+
+    init(_ codes: [UInt64]) {
+        sorted = Array(Set(codes)).sorted()
+    }
+
+    func contains(_ code: UInt64) -> Bool {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            let value = sorted[middle]
+            if value == code { return true }
+            if value < code { low = middle + 1 } else { high = middle }
+        }
+        return false
     }
 }
