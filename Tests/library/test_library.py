@@ -183,8 +183,8 @@ def test_a_folder_that_is_not_a_library_says_so_and_gets_nothing_written(tmp_pat
 
 
 class Server:
-    def __init__(self, env: dict[str, str]) -> None:
-        self.process = subprocess.Popen([seek_binary(), "serve", "--demo", "--port", "0"], env=env, stdin=subprocess.DEVNULL,
+    def __init__(self, env: dict[str, str], *arguments: str) -> None:
+        self.process = subprocess.Popen([seek_binary(), "serve", "--demo", "--port", "0", *arguments], env=env, stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         self.base = ""
         found = threading.Event()
@@ -304,3 +304,23 @@ def test_mcp_summary_says_owned(library: Library, tmp_path: Path):
     assert "owned EPUB,PDF" in text, text
     structured = getattr(result, "structuredContent", None) or getattr(result, "structured_content", None)
     assert the_lotr_row(structured)["owned"] == {"id": "calibre:1", "formats": ["EPUB", "PDF"]}
+
+
+def test_public_instance_speaks_of_this_library(library: Library, tmp_path: Path):
+    secret = {"SEEK_SECRET": "a-test-secret-that-is-long-enough-0123456789"}
+    server = Server({**environment(tmp_path, library), **secret}, "--public")
+    try:
+        status, page = server.get("/search", q="the lord of the rings")
+        assert status == 200
+        assert re.findall(r'<li class="result"[^>]*data-owned="true"', page)
+        assert "In this library: EPUB, PDF" in page and "In your library" not in page
+        assert "This library" in page
+    finally:
+        server.stop()
+    # Unset, a public instance has no library: nothing is owned.
+    server = Server({**environment(tmp_path / "other", None), **secret}, "--public")
+    try:
+        status, body = server.get("/api/v1/search", q="the lord of the rings")
+        assert owned_rows(json.loads(body)) == []
+    finally:
+        server.stop()

@@ -49,7 +49,7 @@ struct WebRoutes: Sendable {
     func html(_ page: @escaping Page) -> Handler {
         let deadline = api.deadline
         return { request, context in
-            let reader = WebReader(request)
+            let reader = WebReader(request, isPublic: api.access.isPublic)
             do {
                 return try await Deadline.race(deadline) { try await page(request, context, reader) }
             } catch {
@@ -105,7 +105,7 @@ struct WebRoutes: Sendable {
 
     /// The page an unknown path (or a method no page takes) answers: HTML, in the reader's words.
     func notFoundPage(_ request: Request, status: HTTPResponse.Status) -> Response {
-        let reader = WebReader(request)
+        let reader = WebReader(request, isPublic: api.access.isPublic)
         let strings = reader.strings
         let message = status == .methodNotAllowed ? strings["notAllowed"] : strings["pageNotFoundText"]
         return errorPage(strings["pageNotFound"], message, status: status, reader: reader)
@@ -297,7 +297,7 @@ struct WebRoutes: Sendable {
 
     /// The page a visitor past their search budget sees: what happened and when to try again.
     func limitedPage(retryAfter seconds: Int, query: String, request: Request) -> Response {
-        let reader = WebReader(request)
+        let reader = WebReader(request, isPublic: api.access.isPublic)
         let strings = reader.strings
         return render(
             "error", title: strings["tooManySearches"], query: query,
@@ -330,8 +330,11 @@ struct WebReader: Sendable {
     /// The request's query, raw.
     let query: String?
 
-    init(_ request: Request) {
-        (strings, remember) = WebLanguage.choose(request)
+    /// `isPublic`: the instance serves visitors, and its library is its own catalogue (`speakForTheInstance`).
+    init(_ request: Request, isPublic: Bool = false) {
+        var (chosen, remember) = WebLanguage.choose(request)
+        if isPublic { chosen.speakForTheInstance() }
+        (strings, self.remember) = (chosen, remember)
         query = request.uri.query
     }
 

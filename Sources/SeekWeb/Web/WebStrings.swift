@@ -10,7 +10,7 @@ struct WebStrings: Sendable {
     let code: String
     /// The language's own name ("English", "한국어"), for the switch.
     let name: String
-    let ui: [String: String]
+    var ui: [String: String]
     let labels: [String: String]
     /// Sources' names where this language writes them otherwise (알라딘 for Aladin); by source id.
     var sourceNames: [String: String] = [:]
@@ -32,6 +32,13 @@ struct WebStrings: Sendable {
         else { return nil }
         return WebStrings(code: code, name: object["language"] as? String ?? code, ui: ui, labels: labels,
                           sourceNames: object["sourceNames"] as? [String: String] ?? [:])
+    }
+
+    /// On a public instance the library (issue 49's `calibre` source) is the instance's catalogue, never
+    /// a visitor's: its name and its badge say "this library", not "your library".
+    mutating func speakForTheInstance() {
+        for (key, instance) in [("owned", "ownedPublic"), ("ownedFormats", "ownedFormatsPublic")] { ui[key] = self[instance] }
+        sourceNames["calibre"] = self["libraryPublic"]
     }
 
     /// The string `key`, English when this language lacks it, the key itself when no language has it.
