@@ -6,11 +6,23 @@ DELAY seconds: with a concurrent fan-out the process takes about DELAY, not 3 x 
 Prints the chosen port on its first line, then serves until killed. `GET /count` answers how many
 requests each path has had (shared_store.sh counts the calls a rate limit let through).
 JITTER=0.2 spreads each delay over ±20 %; VARY=1 numbers each answer's ids and titles by request.
+
+SOURCES=8 (fanout8.sh, issue 47) serves the eight remote built-in sources instead, each at its real
+API's path and with a recorded success body from ../shared/fixtures/<id>/ (FIXTURES=DIR elsewhere):
+  /ol/search.json (Open Library), /giphy/v1/gifs/search, /aladin/ttb/api/ItemSearch.aspx,
+  /books/v1/volumes (Google Books), /v3/search/book (Kakao), /v1/search/book.json (Naver),
+  /works (Crossref), /books/ (Gutendex).
+Each answers as many items as the request asks for (maxResults, size, display, rows, limit,
+MaxResults; up to the API's maximum; Gutendex's page is always its recording's 32): the recorded
+items first, then copies of them whose ids, titles and ISBNs (valid ones) carry a copy number, so
+that no two rows are the same book. Kakao without `Authorization: KakaoAK <key>` and Naver without
+both X-Naver-Client-Id and X-Naver-Client-Secret get their recorded 401 bodies, as the real APIs do.
 """
 import json
 import math
 import os
 import random
+import re
 import socket
 import struct
 import sys
@@ -18,6 +30,8 @@ import threading
 import time
 from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs
 
 DELAY = float(sys.argv[1]) if len(sys.argv) > 1 else 0.2
 
@@ -84,6 +98,154 @@ COUNTS_LOCK = threading.Lock()
 NOT_FOUND = response("404 Not Found", b'{"error": "not found"}')
 
 
+# SOURCES=8: the eight remote built-in sources from their recordings.
+EIGHT = os.environ.get("SOURCES", "") == "8"
+FIXTURES = Path(os.environ.get("FIXTURES", "") or Path(__file__).resolve().parent.parent.parent / "shared" / "fixtures")
+
+
+class Recorded:
+    """One source's stand-in: a recorded search answer and how to make more items like its own."""
+
+    def __init__(self, source, file, items, count, maximum, ids, title, unauthorized=None):
+        self.source, self.items_path, self.count_parameter, self.maximum = source, items, count, maximum
+        self.ids, self.title = ids, title
+        path = FIXTURES / source / file
+        try:
+            self.document = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            sys.exit(f"fanout_server.py: {source}: cannot read {path}: {error}")
+        self.recorded = list(self.list_in(self.document))
+        if not self.recorded:
+            sys.exit(f"fanout_server.py: {source}: {path} has no items at {'.'.join(items)}")
+        self.unauthorized = None
+        if unauthorized:
+            self.unauthorized = response("401 Unauthorized", (FIXTURES / source / unauthorized).read_bytes())
+        self.cache = {}
+
+    def list_in(self, document):
+        for key in self.items_path:
+            document = document[key]
+        return document
+
+    def wanted(self, query):
+        if not self.count_parameter:
+            return len(self.recorded)
+        try:
+            asked = int(query.get(self.count_parameter, [""])[0])
+        except ValueError:
+            return len(self.recorded)
+        return max(0, min(asked, self.maximum))
+
+    def body(self, query, number):
+        wanted = self.wanted(query)
+        answer = self.cache.get(wanted)
+        if answer is None:
+            answer = self.cache[wanted] = self.make(wanted)
+        # VARY=1: the request's number in place of the mark (fixed width: Content-Length holds).
+        return answer.replace(MARK, f"{number % 1_000_000:06d}".encode()) if VARY else answer
+
+    def make(self, wanted):
+        items = []
+        for index in range(wanted):
+            copy, original = divmod(index, len(self.recorded))
+            item = self.recorded[original]
+            tag = "-".join(part for part in ("r" + MARK.decode() if VARY else "", f"c{copy}" if copy else "") if part)
+            items.append(self.tagged(item, tag, copy) if tag else item)
+        document = dict(self.document)  # shallow: only the path down to the list is replaced
+        holder = document
+        for key in self.items_path[:-1]:
+            holder[key] = dict(holder[key])
+            holder = holder[key]
+        holder[self.items_path[-1]] = items
+        return response("200 OK", json.dumps(document, ensure_ascii=False).encode())
+
+    def tagged(self, item, tag, copy):
+        """The item with `tag` on its ids and title, and (for a copy) other valid ISBNs."""
+        item = with_other_isbns(item, copy) if copy else json.loads(json.dumps(item))
+        for key in self.ids:
+            value = item.get(key)
+            if isinstance(value, bool):
+                continue
+            if isinstance(value, int):  # numbers: a copy's own, the same in every answer
+                item[key] = value + 10_000_000 * copy
+            elif isinstance(value, str) and OPEN_LIBRARY_KEY.match(value):  # OL27448W: digits before the kind letter
+                item[key] = f"{value[:-1]}{MARK.decode() if VARY else '000000'}{copy:02d}{value[-1]}"
+            elif isinstance(value, str):
+                item[key] = f"{value}-{tag}"
+        holder, key = item, self.title[-1]
+        for part in self.title[:-1]:
+            holder = holder.get(part, {})
+        value = holder.get(key)
+        if isinstance(value, str):
+            holder[key] = f"{value} {tag}"
+        elif isinstance(value, list) and value and isinstance(value[0], str):
+            holder[key] = [f"{value[0]} {tag}"] + value[1:]
+        return item
+
+
+MARK = b"@@@@@@"  # where VARY=1 writes each answer's request number (six digits)
+OPEN_LIBRARY_KEY = re.compile(r"^(?:/works/)?OL[0-9]+[WM]$")
+ISBN_LIKE = re.compile(r"(?<![0-9])(?:97[89][0-9]{10}|[0-9]{9}[0-9X])(?![0-9])")
+
+
+def with_other_isbns(value, copy):
+    """A deep copy of `value` whose strings' ISBN-like numbers are other_isbn's (numbers stay numbers)."""
+    if isinstance(value, dict):
+        return {key: with_other_isbns(inner, copy) for key, inner in value.items()}
+    if isinstance(value, list):
+        return [with_other_isbns(inner, copy) for inner in value]
+    if isinstance(value, str):
+        return ISBN_LIKE.sub(lambda match: other_isbn(match.group(0), copy), value)
+    return value
+
+
+def other_isbn(isbn, copy):
+    """A valid ISBN of the same length whose nine core digits are moved by `copy`: an ISBN-10 and the
+    ISBN-13 of one book stay one book's pair."""
+    core = isbn[3:12] if len(isbn) == 13 else isbn[:9]
+    core = f"{(int(core) + 7919 * copy) % 1_000_000_000:09d}"
+    if len(isbn) == 13:
+        digits = isbn[:3] + core
+        check = (10 - sum(int(d) * (1 if i % 2 == 0 else 3) for i, d in enumerate(digits)) % 10) % 10
+        return digits + str(check)
+    check = (11 - sum(int(d) * (10 - i) for i, d in enumerate(core)) % 11) % 11
+    return core + ("X" if check == 10 else str(check))
+
+
+def eight_sources():
+    return {
+        "/ol/search.json": Recorded("openlibrary", "search_title_lotr_author_tolkien_2013_jayfajardo.json",
+                                    ("docs",), "limit", 1000, ["key"], ["title"]),
+        "/giphy/v1/gifs/search": Recorded("giphy", "search_limit50_2023-09_rexyonist.json",
+                                          ("data",), "limit", 50, ["id"], ["title"]),
+        "/aladin/ttb/api/ItemSearch.aspx": Recorded("aladin", "search_keyword_widaehan_iyagi_2021-11_inline_escaped_slashes.json",
+                                                    ("item",), "MaxResults", 100, ["itemId", "link"], ["title"]),
+        "/books/v1/volumes": Recorded("googlebooks", "search_q_harry_potter_2020-06_cmsanner.json",
+                                      ("items",), "maxResults", 40, ["id"], ["volumeInfo", "title"]),
+        "/v3/search/book": Recorded("kakao", "search_programmer_10docs_2020-05_sogoagain.json",
+                                    ("documents",), "size", 50, ["url"], ["title"],
+                                    unauthorized="error_401_access_denied_no_key_inline.json"),
+        "/v1/search/book.json": Recorded("naver", "search_harry_empty_authors_2025-07_fegguri.json",
+                                         ("items",), "display", 100, ["link"], ["title"],
+                                         unauthorized="error_401_not_exist_client_id_inline.json"),
+        "/works": Recorded("crossref", "search_query_widget_cursor_star_2026-06_habanero.json",
+                           ("message", "items"), "rows", 1000, ["DOI", "URL"], ["title"]),
+        "/books/": Recorded("gutendex", "books_page1_popular_2024-10_zeptobooks.json",
+                            ("results",), None, 32, ["id"], ["title"]),
+    }
+
+
+RECORDED = eight_sources() if EIGHT else {}
+
+
+def authorized(path, headers):
+    if path == "/v3/search/book":
+        return (headers.get("Authorization") or "").startswith("KakaoAK ") and len(headers.get("Authorization", "")) > 8
+    if path == "/v1/search/book.json":
+        return bool(headers.get("X-Naver-Client-Id")) and bool(headers.get("X-Naver-Client-Secret"))
+    return True
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -108,7 +270,16 @@ class Handler(BaseHTTPRequestHandler):
             COUNTS[path] += 1
             number = COUNTS[path]
         answer = RESPONSES.get(path, NOT_FOUND)
-        if VARY and path in MAKERS:
+        if EIGHT:
+            recorded = RECORDED.get(path)
+            if recorded is None:
+                answer = NOT_FOUND
+            elif not authorized(path, self.headers):
+                answer = recorded.unauthorized or NOT_FOUND
+            else:
+                query = parse_qs(self.path.split("?", 1)[1] if "?" in self.path else "")
+                answer = recorded.body(query, number)
+        elif VARY and path in MAKERS:
             body = json.dumps(MAKERS[path](f"{number}0"), ensure_ascii=False).encode()
             answer = response("200 OK", body)
         delay = DELAY * (1 + random.uniform(-JITTER, JITTER)) if JITTER else DELAY
