@@ -12,7 +12,7 @@ import NIOHTTP1
 /// (for a head, a body, to take its response, or idle between requests); none while the server works
 /// on its request. When accepting runs out of descriptors, `DescriptorBackoffHandler` has it close
 /// those that have waited longest, so a slow crowd cannot keep new clients out (DESIGN, "Slow clients").
-final class ConnectionRegistry: Sendable {
+package final class ConnectionRegistry: Sendable {
     /// One connection: its channel and since when it waits on its client (uptime nanoseconds; 0: it does not).
     final class Entry: Sendable {
         let channel: any Channel
@@ -38,7 +38,7 @@ final class ConnectionRegistry: Sendable {
 
     private let entries = NIOLockedValueBox<[ObjectIdentifier: Entry]>([:])
 
-    init() {}
+    package init() {}
 
     func add(_ channel: any Channel) -> Entry {
         let entry = Entry(channel: channel)
@@ -50,12 +50,13 @@ final class ConnectionRegistry: Sendable {
         entries.withLockedValue { _ = $0.removeValue(forKey: ObjectIdentifier(entry)) }
     }
 
-    var count: Int { entries.withLockedValue { $0.count } }
+    /// How many connections are open.
+    package var count: Int { entries.withLockedValue { $0.count } }
 
     /// Closes the connections that have waited longest on their clients, at least `minimumWait` each:
-    /// `minimumShed`, or an eighth of those open when that is more. Returns how many it closed.
+    /// `limit`, else `minimumShed` or an eighth of those open when that is more. Returns how many it closed.
     @discardableResult
-    func shed(now: NIODeadline = .now()) -> Int {
+    package func shed(now: NIODeadline = .now(), atMost limit: Int? = nil) -> Int {
         let all = entries.withLockedValue { Array($0.values) }
         let cutoff = now - Self.minimumWait
         let waiting = all.compactMap { entry -> (since: UInt64, entry: Entry)? in
@@ -63,7 +64,7 @@ final class ConnectionRegistry: Sendable {
             guard since != 0, since <= cutoff.uptimeNanoseconds else { return nil }
             return (since, entry)
         }
-        let chosen = waiting.sorted { $0.since < $1.since }.prefix(max(Self.minimumShed, all.count / 8))
+        let chosen = waiting.sorted { $0.since < $1.since }.prefix(limit ?? max(Self.minimumShed, all.count / 8))
         for (_, entry) in chosen {
             entry.channel.close(promise: nil)
         }

@@ -26,6 +26,9 @@ package struct SeekServer: Sendable {
     /// What the log keeps of each request; nil: `minimal` on a public server, `full` on a personal one.
     /// `run` reads it from the settings (`SEEK_ACCESS_LOG`).
     package var accessLog: AccessLog?
+    /// The server's open connections, and how long each has waited on its client (the longest go
+    /// first when descriptors run short).
+    package let connections = ConnectionRegistry()
     /// Runs the server's tasks on the event loops that serve its connections (issue 30).
     package let executors = EventLoopTaskExecutor(group: MultiThreadedEventLoopGroup.singleton)
 
@@ -67,7 +70,7 @@ package struct SeekServer: Sendable {
     /// port the system gave when `port` is 0).
     package func application(onListening: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
         let (host, timeouts, logger) = (self.host, connectionTimeouts, logger)
-        let registry = ConnectionRegistry()
+        let registry = connections
         return Application(
             router: BasePathRouter(basePath: basePath, router: router()),
             server: .http1(configuration: .init(additionalChannelHandlers: [

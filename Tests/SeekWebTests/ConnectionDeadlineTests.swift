@@ -5,14 +5,22 @@ import Darwin
 #endif
 import Foundation
 import Hummingbird
+import NIOCore
 import SeekKit
 import SeekCore
-import SeekWeb
+@testable import SeekWeb
 import Testing
 
-/// A live server with `timeouts`, run until `body` returns (with the harness, for its fixtures).
+/// A live server with `timeouts`, run until `body` returns.
 func withDeadlineServer<T: Sendable>(
     _ timeouts: ConnectionTimeouts, books: Bool = false, _ body: @Sendable (String) async throws -> T
+) async throws -> T {
+    try await withDeadlineServer(timeouts, books: books) { url, _ in try await body(url) }
+}
+
+/// A live server with `timeouts`, run until `body` returns; `body` gets its address and its connections.
+func withDeadlineServer<T: Sendable>(
+    _ timeouts: ConnectionTimeouts, books: Bool = false, _ body: @Sendable (String, ConnectionRegistry) async throws -> T
 ) async throws -> T {
     let harness = try await ServerHarness.start()
     if books { harness.serveBooks() }
@@ -24,7 +32,7 @@ func withDeadlineServer<T: Sendable>(
     var iterator = addresses.makeAsyncIterator()
     guard let url = await iterator.next() else { throw SeekError(.network, detail: "the server did not start") }
     let result: Result<T, any Error>
-    do { result = .success(try await body(url)) } catch { result = .failure(error) }
+    do { result = .success(try await body(url, server.connections)) } catch { result = .failure(error) }
     task.cancel()
     _ = await task.result
     try await harness.stop()
@@ -272,6 +280,43 @@ struct ConnectionDeadlineTests {
         #expect(ended, "the stream did not end: \(text.prefix(300))")
         #expect(text.hasPrefix("HTTP/1.1 200"))
         #expect(text.contains("\"summary\"") || text.contains("summary"))
+    }
+
+    // MARK: Descriptors running short
+
+    @Test("shedding closes the connections that have waited longest on their clients first, never one that just came or one being answered")
+    func sheddingTakesTheLongestWaiting() async throws {
+        let outcome = try await withDeadlineServer(Self.timeouts()) { url, connections -> [String: Bool] in
+            let oldest = try RawConnection(url)
+            oldest.send("GET /healthz HTTP/1.1\r\n")
+            try await Task.sleep(for: .milliseconds(400))
+            let older = try RawConnection(url)
+            older.send("POST /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n\r\n")
+            try await Task.sleep(for: .milliseconds(400))
+            let kept = try RawConnection(url)
+            var closed: [String: Bool] = [:]
+            try await Task.sleep(for: .milliseconds(100))
+            let count = connections.count
+            // One at a time: the oldest first.
+            connections.shed(atMost: 1)
+            closed["oldest after one"] = try await oldest.closedWithin(.seconds(2)) != nil
+            closed["older after one"] = try await older.closedWithin(.milliseconds(300)) != nil
+            connections.shed(atMost: 1)
+            closed["older after two"] = try await older.closedWithin(.seconds(2)) != nil
+            // A keep-alive connection just answered, and one that just came, have waited too little.
+            kept.send(Self.healthz)
+            _ = try await kept.response(within: .seconds(5))
+            let fresh = try RawConnection(url)
+            try await Task.sleep(for: .milliseconds(50))
+            connections.shed(atMost: 10)
+            closed["kept"] = try await kept.closedWithin(.milliseconds(300)) != nil
+            closed["fresh"] = try await fresh.closedWithin(.milliseconds(300)) != nil
+            closed["three open"] = count == 3
+            return closed
+        }
+        #expect(outcome == [
+            "oldest after one": true, "older after one": false, "older after two": true, "kept": false, "fresh": false, "three open": true,
+        ])
     }
 
     // MARK: HTTP/1.0 and Connection: close
