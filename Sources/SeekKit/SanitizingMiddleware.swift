@@ -9,9 +9,13 @@ import SeekCore
 public struct SanitizingMiddleware: ProviderMiddleware {
     /// The secrets to redact, of four characters or more (shorter ones would redact ordinary text).
     public let secrets: [String]
+    /// The demo server's address (`http://127.0.0.1:PORT`), written `demo:` in errors, so that no
+    /// host shows a loopback address a reader cannot open; nil outside demo mode.
+    public let demoServer: String?
 
-    public init(secrets: [String]) {
+    public init(secrets: [String], demoServer: String? = nil) {
         self.secrets = Array(Set(secrets.filter { $0.count >= 4 })).sorted { $0.count > $1.count }
+        self.demoServer = demoServer.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     public func handle(
@@ -40,7 +44,9 @@ public struct SanitizingMiddleware: ProviderMiddleware {
 
     public func clean(_ error: SeekError) -> SeekError {
         var copy = error
-        copy.detail = UntrustedText.line(Redaction.redact(error.detail, secrets: secrets))
+        var detail = Redaction.redact(error.detail, secrets: secrets)
+        if let demoServer, detail.contains(demoServer) { detail = detail.replacingOccurrences(of: demoServer, with: "demo:") }
+        copy.detail = UntrustedText.line(detail)
         return copy
     }
 

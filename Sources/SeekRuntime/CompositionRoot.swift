@@ -82,7 +82,7 @@ public enum CompositionRoot {
         middlewares.append(try resilience.middleware(for: providers))
         // Innermost: every answer and error made safe as it leaves the provider, with the keys of every
         // provider redacted, so that the stats, the cache and every host only ever hold safe text.
-        middlewares.append(SanitizingMiddleware(secrets: providers.flatMap(\.secrets)))
+        middlewares.append(SanitizingMiddleware(secrets: providers.flatMap(\.secrets), demoServer: settings.string(DemoMode.serverVariable)))
         // Outermost: another source's detail says when the reader's library holds the book (issue 49).
         if let library = providers.lazy.compactMap({ $0 as? CalibreProvider }).first, library.isConfigured {
             middlewares.insert(LibraryOwnershipMiddleware(library: library), at: 0)

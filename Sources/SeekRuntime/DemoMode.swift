@@ -17,6 +17,10 @@ public struct DemoMode: Sendable {
     /// reader to try (the web UI's demo banner), so "dune" answering nothing is no surprise.
     public let sampleQueries: [(provider: String, query: String)]
 
+    /// The setting that tells a session the demo server's address, which it writes `demo:` wherever
+    /// it would show (an error's URL, a provider's endpoint).
+    public static let serverVariable = "SEEK_DEMO_SERVER"
+
     /// The folder under the data and cache directories where demo mode keeps its state (history,
     /// stats, favourites, the response and image caches, cool-downs), apart from the real one.
     public static let stateFolder = "demo"
@@ -83,6 +87,7 @@ public struct DemoMode: Sendable {
     /// real one: in a `demo` folder of the data and cache directories, never in a shared database.
     public func applied(to settings: Settings) -> Settings {
         var environment = settings.environment.merging(overrides) { $1 }
+        environment[Self.serverVariable] = server.baseURL.absoluteString
         environment["SEEK_DATA_DIR"] = settings.dataDirectory.appendingPathComponent(Self.stateFolder).path
         environment["SEEK_CACHE_DIR"] = settings.cacheDirectory.appendingPathComponent(Self.stateFolder).path
         environment["SEEK_DATABASE_URL"] = nil

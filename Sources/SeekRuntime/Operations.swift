@@ -150,8 +150,12 @@ extension SeekSession {
     /// Every provider as `seek providers --format json` lists it, with its cool-down.
     public func providerDocuments() async -> [ProviderDocument] {
         var documents: [ProviderDocument] = []
+        // In demo mode an endpoint names the demo server as `demo:`, never its loopback address.
+        let demoServer = settings.string(DemoMode.serverVariable)
         for provider in registry.providers {
-            documents.append(ProviderDocument(provider, suspension: await resilience.suspension(of: provider)))
+            var document = ProviderDocument(provider, suspension: await resilience.suspension(of: provider))
+            if let demoServer { document.endpoint = document.endpoint.replacingOccurrences(of: demoServer, with: "demo:") }
+            documents.append(document)
         }
         return documents
     }

@@ -17,6 +17,7 @@ struct FirstMinutesCLITests {
     static let offline = [
         "SEEK_OPENLIBRARY_URL": "http://127.0.0.1:1/ol", "SEEK_OPENLIBRARY_COVERS_URL": "http://127.0.0.1:1/covers",
         "SEEK_GIPHY_URL": "http://127.0.0.1:1/giphy", "SEEK_ALADIN_URL": "http://127.0.0.1:1/aladin",
+        "SEEK_CROSSREF_URL": "http://127.0.0.1:1/crossref", "SEEK_GUTENDEX_URL": "http://127.0.0.1:1/gutendex",
         "SEEK_GIPHY_API_KEY": "", "SEEK_ALADIN_TTB_KEY": "",
     ]
 
@@ -271,6 +272,23 @@ struct FirstMinutesCLITests {
         #expect(demoHistory.stdout.contains("capitalism and freedom"), "\(demoHistory.stdout) \(demoHistory.stderr)")
         #expect(realHistory.code == 0)
         #expect(!realHistory.stdout.contains("capitalism"), "\(realHistory.stdout)")
+    }
+
+    @Test("a demo session names its server demo: in errors and endpoints, for every host, not its loopback address")
+    func demoSessionMasksItsServer() async throws {
+        let harness = try await CLIHarness.start()
+        let demo = try await DemoMode.start()
+        let session = try await SeekSession.open(settings: demo.applied(to: Settings(environment: harness.environment.merging(Self.offline) { $1 })))
+        let missing = try await session.engine.detailAnswer(ItemID(provider: "giphy", value: "nosuchgif"))
+        let providers = await session.providerDocuments()
+        await session.close()
+        await demo.shutdown()
+        try await harness.stop()
+        let cause = try #require(missing.outcome { _ in 1 }.error?.cause)
+        #expect(!Self.loopback(in: cause), "\(cause)")
+        #expect(cause.contains("demo:/giphy"), "\(cause)")
+        #expect(providers.allSatisfy { !Self.loopback(in: $0.endpoint) }, "\(providers.map(\.endpoint))")
+        #expect(providers.contains { $0.endpoint.hasPrefix("demo:/openlibrary") })
     }
 
     @Test("demo settings move the state folders under demo/ and drop a shared database from the file too")

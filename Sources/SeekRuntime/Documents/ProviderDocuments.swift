@@ -13,7 +13,7 @@ public struct ProviderDocument: JSONWritable {
     public let paging: String
     public let needsKey: Bool
     public let configured: Bool
-    public let endpoint: String
+    public var endpoint: String
     public let timeoutSeconds: Double
     public let weight: Double
     public let shortcuts: [String]
