@@ -172,6 +172,7 @@ struct CalibreProviderTests {
     func unset() async throws {
         let provider = CalibreProvider(root: nil, indexDirectory: FileManager.default.temporaryDirectory)
         #expect(!provider.isConfigured)
+        #expect(provider.missingRequirements.map(\.variable) == ["SEEK_CALIBRE_LIBRARY"])
         do {
             _ = try await provider.search(SearchRequest(query: "hobbit"))
             Issue.record("an unset library searched")
