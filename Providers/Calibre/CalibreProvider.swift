@@ -62,7 +62,7 @@ public struct CalibreProvider: SearchProvider {
     public var isConfigured: Bool { root != nil }
 
     public var requirements: [ProviderRequirement] {
-        [ProviderRequirement(variable: Self.libraryVariable, purpose: "your Calibre library folder (the one holding metadata.db)", isSet: root != nil)]
+        [ProviderRequirement(variable: Self.libraryVariable, purpose: "your Calibre library folder, the one holding metadata.db", isSet: root != nil)]
     }
 
     public var endpoint: String { root.map { URL(fileURLWithPath: $0.path).absoluteString } ?? "" }
