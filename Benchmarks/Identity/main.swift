@@ -24,10 +24,15 @@ func records(from path: String) throws -> (records: [String: Record], pairs: [[S
         if let type = entry["type"] as? String { other["type"] = type }
         if let language = entry["language"] as? String, other["language"] == nil { other["language"] = language }
         other["containerISBN"] = nil
+        // Native UTF-8 strings, as a provider's decoder gives them (Foundation's JSONSerialization may
+        // hand out bridged ones, every byte of which is read through a slower path).
+        func native(_ text: String) -> String { String(decoding: Array(text.utf8), as: UTF8.self) }
         let item = Item(
-            id: ItemID(provider: source, value: id), kind: .book, title: title, subtitle: entry["subtitle"] as? String,
-            creators: entry["creators"] as? [String] ?? [], year: entry["year"] as? Int,
-            identifiers: Identifiers(isbns: entry["isbns"] as? [String] ?? [], other: other))
+            id: ItemID(provider: source, value: native(id)), kind: .book, title: native(title),
+            subtitle: (entry["subtitle"] as? String).map(native),
+            creators: (entry["creators"] as? [String] ?? []).map(native), year: entry["year"] as? Int,
+            identifiers: Identifiers(isbns: (entry["isbns"] as? [String] ?? []).map(native),
+                                     other: Dictionary(uniqueKeysWithValues: other.map { (native($0.key), native($0.value)) })))
         records[key] = Record(key: key, source: source, item: item)
     }
     return (records, pairs)

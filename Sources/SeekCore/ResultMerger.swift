@@ -344,11 +344,13 @@ public enum ResultMerger {
     /// Calls `body` with each key under which `item` counts as seen. GIFs have none.
     static func forEachMatchKey(of item: Item, _ body: (MatchKey) -> Void) {
         guard item.kind == .book else { return }
-        let identity = BookIdentity(item)
-        for key in identity.keys {
+        let scan = BookIdentity.scanIdentifiers(item) { key in
             if case .isbn(let isbn) = key { body(.isbn(String(isbn))) } else { body(.identifier(key.explanation)) }
         }
-        guard !identity.hasISBN, !identity.title.isEmpty else { return }
+        // The title key is read only for a book without an ISBN (what a cursor remembers it by).
+        guard !scan.hasISBN else { return }
+        let identity = BookIdentity(item, scan: scan)
+        guard !identity.title.isEmpty else { return }
         let volumes = identity.volumes.map(String.init).joined(separator: ",")
         let family = identity.creators.first?.family ?? ""
         body(.titleCreatorYear("\(identity.title)|\(volumes)|\(identity.boxSet ? "set" : "")|\(family)|\(item.year.map(String.init) ?? "")"))
