@@ -17,13 +17,15 @@ struct RunResult {
     }
 }
 
-/// A fixture server that speaks enough of Open Library's API for CLI tests, plus a private home.
+/// A fixture server that speaks enough of Open Library's API for CLI tests (and stands in, empty, for
+/// the keyless sources), plus a private home.
 struct CLIHarness {
     let server: FixtureServer
     let home: URL
 
     static func start() async throws -> CLIHarness {
         let server = try await FixtureServer.start()
+        KeylessStandIns.serveNothing(on: server)  // Crossref and Project Gutenberg answer with nothing found
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("seek-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         return CLIHarness(server: server, home: home)
@@ -46,7 +48,7 @@ struct CLIHarness {
             "SEEK_GIPHY_URL": server.url("/giphy").absoluteString,
             "SEEK_ALADIN_URL": server.url("/aladin/ttb/api").absoluteString,
             "NO_COLOR": "1",
-        ]
+        ].merging(KeylessStandIns.environment(server)) { $1 }
     }
 
     /// Runs `seek` in-process.

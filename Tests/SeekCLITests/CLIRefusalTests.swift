@@ -1,16 +1,21 @@
 import Foundation
+import SeekKit
 import SeekLoopback
+import SeekRuntime
 import Testing
 
 /// The CLI reports the session's refusal as a usage error: exit 64 and the session's words on stderr.
 @Suite("seek: the session's refusals as usage errors")
 struct CLIRefusalTests {
+    /// The registered sources as a refusal lists them.
+    static let known = CompositionRoot.builtInProviders.map(\.id).joined(separator: ", ")
+
     @Test("a bad search is exit 64 with the session's message, and no provider is asked", arguments: [
         (["--limit", "0"], "seek: 'limit' must be between 1 and 100 (got 0)"),
         (["--limit", "101"], "seek: 'limit' must be between 1 and 100 (got 101)"),
         (["--limit=-5"], "seek: 'limit' must be between 1 and 100 (got -5)"),
         (["--limit", "1000000000000"], "seek: 'limit' must be between 1 and 100 (got 1000000000000)"),
-        (["--providers", "nope"], "seek: unknown provider 'nope' (known: openlibrary, giphy, aladin)"),
+        (["--providers", "nope"], "seek: unknown provider 'nope' (known: \(CLIRefusalTests.known))"),
         (["--cursor", "not-a-cursor"], "seek: 'cursor' is not a cursor from seek"),
         (["--limit", "100", "--page", "1002"], "seek: 'page' 1002 is too deep"),
         (["--language", "xyz"], "seek: 'language' must be a two-letter ISO 639-1 code such as en (got 'xyz')"),

@@ -14,6 +14,7 @@ struct DemoModeTests {
         [
             "SEEK_OPENLIBRARY_URL": "http://127.0.0.1:1/ol", "SEEK_OPENLIBRARY_COVERS_URL": "http://127.0.0.1:1/covers",
             "SEEK_GIPHY_URL": "http://127.0.0.1:1/giphy", "SEEK_ALADIN_URL": "http://127.0.0.1:1/aladin",
+            "SEEK_CROSSREF_URL": "http://127.0.0.1:1/crossref", "SEEK_GUTENDEX_URL": "http://127.0.0.1:1/gutendex",
             "SEEK_GIPHY_API_KEY": "", "SEEK_ALADIN_TTB_KEY": "",
         ]
     }

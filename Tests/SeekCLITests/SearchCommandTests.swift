@@ -124,6 +124,8 @@ struct SearchCommandTests {
         #expect(statuses?["openlibrary"] == "ok")
         #expect(statuses?["giphy"] == "skipped")
         #expect(statuses?["aladin"] == "skipped")
+        // The keyless sources are asked (the harness's stand-ins find nothing), never the internet.
+        #expect(statuses?["crossref"] == "empty" && statuses?["gutendex"] == "empty", "\(statuses ?? [:])")
         #expect(result.stderr.contains("SEEK_GIPHY_API_KEY"))
     }
 

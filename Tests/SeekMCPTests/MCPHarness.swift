@@ -21,6 +21,7 @@ struct MCPHarness {
     /// Starts the fixture server; `routes` installs its answers before the session opens.
     static func start(keys: Bool = true, _ routes: (FixtureServer) -> Void = { _ in }) async throws -> MCPHarness {
         let fixtures = try await FixtureServer.start()
+        KeylessStandIns.serveNothing(on: fixtures)  // Crossref and Project Gutenberg answer with nothing found
         routes(fixtures)
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("seek-mcp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -33,7 +34,7 @@ struct MCPHarness {
             "SEEK_OPENLIBRARY_COVERS_URL": fixtures.url("/covers").absoluteString,
             "SEEK_GIPHY_URL": fixtures.url("/giphy").absoluteString,
             "SEEK_ALADIN_URL": fixtures.url("/aladin/ttb/api").absoluteString,
-        ]
+        ].merging(KeylessStandIns.environment(fixtures)) { $1 }
         if keys {
             environment["SEEK_GIPHY_API_KEY"] = Samples.giphyKey
             environment["SEEK_ALADIN_TTB_KEY"] = Samples.aladinKey

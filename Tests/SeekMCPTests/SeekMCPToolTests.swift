@@ -1,7 +1,9 @@
 import Foundation
 import MCP
+import SeekKit
 import SeekLoopback
 import SeekMCP
+import SeekRuntime
 import SeekTesting
 import Testing
 
@@ -28,7 +30,8 @@ struct ToolListTests {
         #expect(properties["query"]?.objectValue?["type"] == "string")
         #expect(properties["limit"]?.objectValue?["minimum"] == 1)
         #expect(properties["limit"]?.objectValue?["maximum"] == 100)
-        #expect(properties["providers"]?.objectValue?["items"]?.objectValue?["enum"] == ["openlibrary", "giphy", "aladin"])
+        #expect(properties["providers"]?.objectValue?["items"]?.objectValue?["enum"]
+            == .array(CompositionRoot.builtInProviders.map { .string($0.id) }))
         #expect(properties["rank"]?.objectValue?["enum"] == ["searxng", "rrf"])
         #expect(properties["group"]?.objectValue?["enum"] == ["work", "edition"])
         #expect(properties["explain"]?.objectValue?["type"] == "boolean")
@@ -132,7 +135,8 @@ struct SearchToolTests {
         let result = try await harness.call("search", ["query": "quiet", "providers": ["nowhere"]])
         try await harness.stop()
         #expect(result.isError == true)
-        #expect(result.text.contains("unknown provider 'nowhere' (known: openlibrary, giphy, aladin)"), "\(result.text)")
+        let known = CompositionRoot.builtInProviders.map(\.id).joined(separator: ", ")
+        #expect(result.text.contains("unknown provider 'nowhere' (known: \(known))"), "\(result.text)")
     }
 
     @Test("a limit outside 1–100 is an error")
@@ -283,7 +287,7 @@ struct ItemToolTests {
         let result = try await harness.call("providers")
         try await harness.stop()
         let providers = try #require(result.document?["providers"] as? [[String: Any]])
-        #expect(providers.compactMap { $0["id"] as? String } == ["openlibrary", "giphy", "aladin"])
+        #expect(providers.compactMap { $0["id"] as? String } == CompositionRoot.builtInProviders.map(\.id))
         let giphy = try #require(providers.first { $0["id"] as? String == "giphy" })
         #expect(giphy["kinds"] as? [String] == ["gif"])
         #expect(giphy["configured"] as? Bool == false)

@@ -20,6 +20,7 @@ struct ServerHarness {
 
     static func start(environment extra: [String: String] = [:]) async throws -> ServerHarness {
         let fixtures = try await FixtureServer.start()
+        KeylessStandIns.serveNothing(on: fixtures)  // Crossref and Project Gutenberg answer with nothing found
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("seek-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let environment = environment(fixtures: fixtures, home: home).merging(extra) { $1 }
@@ -39,7 +40,7 @@ struct ServerHarness {
             "SEEK_OPENLIBRARY_COVERS_URL": fixtures.url("/covers").absoluteString,
             "SEEK_GIPHY_URL": fixtures.url("/giphy").absoluteString,
             "SEEK_ALADIN_URL": fixtures.url("/aladin/ttb/api").absoluteString,
-        ].merging(ProviderSamples.keys) { $1 }
+        ].merging(ProviderSamples.keys) { $1 }.merging(KeylessStandIns.environment(fixtures)) { $1 }
     }
 
     var environment: [String: String] { Self.environment(fixtures: fixtures, home: home) }

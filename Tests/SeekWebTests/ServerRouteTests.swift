@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOConcurrencyHelpers
 import SeekCore
+import SeekKit
 import SeekLoopback
 import SeekWeb
 import SeekRuntime
@@ -261,7 +262,7 @@ struct ServerRouteTests {
         #expect(trending?["query"] == nil)
         #expect(suggest?["prefix"] as? String == "cat")
         #expect((suggest?["suggestions"] as? [String])?.isEmpty == false)
-        #expect((providers?["providers"] as? [[String: Any]])?.map { $0["id"] as? String } == ["openlibrary", "giphy", "aladin"])
+        #expect((providers?["providers"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == CompositionRoot.builtInProviders.map(\.id))
         #expect(stats?["window"] != nil)
         #expect(health == .ok)
     }

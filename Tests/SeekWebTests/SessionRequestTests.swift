@@ -1,5 +1,6 @@
 import Foundation
 import SeekCore
+import SeekKit
 import SeekLoopback
 import SeekRuntime
 import SeekStore
@@ -89,7 +90,8 @@ struct SessionRequestTests {
         let refusal = await #expect(throws: RequestError.self) { try await harness.session.detail(ItemQuery("nope:1")) }
         try await harness.stop()
         #expect(refusal?.code == .unknownProvider)
-        #expect(refusal?.message.contains("known: openlibrary, giphy, aladin") == true)
+        let known = CompositionRoot.builtInProviders.map(\.id).joined(separator: ", ")
+        #expect(refusal?.message.contains("known: \(known)") == true, "\(refusal?.message ?? "")")
     }
 
     @Test("trending holds its limit to the same bounds as search", arguments: [0, 101, -5, 1_000_000_000_000])
