@@ -104,7 +104,10 @@ enum SearchOutput {
                 "\(source.provider)#\(source.rank)" + (source.joinedBy.map { " joined by \($0)" } ?? "")
             }.joined(separator: ", ")
             let number = String(format: "%3d", index + 1), score = String(format: "%.4f", result.score)
-            lines.append("\(number). \(result.item.id)  score \(score) = \(ranking.terms(result.sources))  [\(positions)]")
+            // A row the reader's library joined is scored by its other sources (SeekCore's OwnedRows).
+            let remote = result.sources.filter { $0.id != result.item.owned?.id }
+            let scored = remote.isEmpty ? result.sources : remote
+            lines.append("\(number). \(result.item.id)  score \(score) = \(ranking.terms(scored))  [\(positions)]")
         }
         return lines.joined(separator: "\n")
     }
