@@ -126,25 +126,7 @@ extension SeekSession {
     /// origin `.generated`) from its record, or from what a recent answer said of it when even the
     /// record cannot be had.
     public func image(of id: ItemID, size: ImageSize, options: CallOptions = CallOptions()) async throws -> CachedImage {
-        let owner = try registry.require(id.provider)
-        let detail: ItemDetail
-        do {
-            detail = try await engine.detail(id, options: options)
-        } catch let error as SeekError where error.kind != .cancelled {
-            guard let seen = recentItems.entry(id) else { throw error }
-            return GeneratedCover.image(title: seen.title, subtitle: seen.subtitle, creators: seen.creators, kind: seen.kind, size: size)
-        }
-        let item = detail.item
-        let drawn = {
-            GeneratedCover.image(title: item.title, subtitle: item.subtitle,
-                                 creators: item.creators.isEmpty ? detail.contributors.map(\.name) : item.creators, kind: item.kind, size: size)
-        }
-        guard let url = owner.imageURL(for: item, size: size) else { return drawn() }
-        do {
-            return try await imageStore.image(at: url, provider: id.provider)
-        } catch let error as SeekError where error.kind != .cancelled {
-            return drawn()
-        }
+        try await itemImage(of: id, size: size, options: options).image  // ItemImage.swift: also says why a cover was drawn
     }
 
     /// Every provider as `seek providers --format json` lists it, with its cool-down.

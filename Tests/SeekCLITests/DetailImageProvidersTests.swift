@@ -67,28 +67,54 @@ struct DetailImageProvidersTests {
         #expect(request?.queryValue("default") == "false")
     }
 
-    @Test("a missing cover (404) is a clear error and writes no file")
-    func missingCoverWritesNothing() async throws {
+    /// Reads the file `seek image` wrote: the cover Seek draws (SVG), never the source's reply.
+    private static func drawnCover(at file: URL) -> String? {
+        (try? Data(contentsOf: file)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test("a missing cover (404): the drawn cover is written, exit 0, and stderr names the source and the 404")
+    func missingCoverDrawsOne() async throws {
         let harness = try await CLIHarness.start()
         harness.serveOpenLibrary()
         harness.server.route("/covers/b/id/6498519-L.jpg", fault: .status(404, body: "Not Found"))
-        let file = harness.home.appendingPathComponent("none.jpg")
+        let file = harness.home.appendingPathComponent("cover.svg")
         let result = await harness.run(["image", "openlibrary:OL45804W", "-o", file.path])
+        let written = Self.drawnCover(at: file)
         try await harness.stop()
-        #expect(result.code == 4)
-        #expect(result.stderr.contains("no image"))
-        #expect(!FileManager.default.fileExists(atPath: file.path))
+        #expect(result.code == 0, "stderr: \(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("seek: openlibrary: not found: no image: HTTP 404") == true, "stderr: \(result.stderr)")
+        #expect(lines.last?.contains("in place of the source's image") == true, "stderr: \(result.stderr)")
+        #expect(written?.hasPrefix("<svg") == true)
+        #expect(written?.contains("Fantastic Mr Fox") == true, "the cover is drawn from the record")
+        #expect(written?.contains("Not Found") == false)
     }
 
-    @Test("an HTML page instead of an image is refused")
+    @Test("an HTML page instead of an image is refused: the drawn cover is written and stderr says the reply is no image")
     func htmlIsNotAnImage() async throws {
         let harness = try await CLIHarness.start()
         harness.serveOpenLibrary()
         harness.server.route("/covers/b/id/6498519-L.jpg", fault: .html)
-        let file = harness.home.appendingPathComponent("page.jpg")
+        let file = harness.home.appendingPathComponent("page.svg")
+        let result = await harness.run(["image", "openlibrary:OL45804W", "-o", file.path])
+        let written = Self.drawnCover(at: file)
+        try await harness.stop()
+        #expect(result.code == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.hasPrefix("seek: openlibrary: not found: no image: the reply (text/html"), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("is not a JPEG, PNG, GIF or WebP image"), "stderr: \(result.stderr)")
+        #expect(written?.hasPrefix("<svg") == true)
+        #expect(written?.lowercased().contains("<html") == false, "the HTML page is never written")
+    }
+
+    @Test("neither record nor image to be had: exit 4, the detail's failure named, no file")
+    func nothingToDrawWritesNothing() async throws {
+        let harness = try await CLIHarness.start()
+        harness.server.route("/ol/works/OL45804W.json", fault: .status(404, body: "gone"))
+        let file = harness.home.appendingPathComponent("none.svg")
         let result = await harness.run(["image", "openlibrary:OL45804W", "-o", file.path])
         try await harness.stop()
         #expect(result.code == 4)
+        #expect(result.stderr.hasPrefix("seek: openlibrary: not found"), "stderr: \(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
@@ -99,7 +125,9 @@ struct DetailImageProvidersTests {
         try await harness.stop()
         #expect(result.code == 0)
         let providers = try #require(result.json?["providers"] as? [[String: Any]])
-        #expect(providers.compactMap { $0["id"] as? String } == ["openlibrary", "giphy", "aladin"])
+        // Every source the composition root ships, in its order.
+        #expect(providers.compactMap { $0["id"] as? String } == CompositionRoot.builtInProviders.map(\.id))
+        #expect(providers.count >= 9)
         let giphy = try #require(providers.first { $0["id"] as? String == "giphy" })
         #expect(giphy["configured"] as? Bool == true)
         #expect((giphy["capabilities"] as? [String])?.contains("trending") == true)

@@ -13,7 +13,9 @@ struct ImageCommand: AsyncParsableCommand {
         Takes item ids (openlibrary:OL45804W) or image URLs of configured providers, fetches them at once \
         through the image cache (memory, then disk, then the network) and writes one file per image: \
         -o FILE for a single image, -d DIR for several (named after the id, with the extension of the \
-        image's real format). Exit code: 0 all written, 3 some failed, 4 none.
+        image's real format). An item without an image, or whose image cannot be had, gets the cover Seek \
+        draws (SVG); stderr then names the source and why its image was not used. \
+        Exit code: 0 all written, 3 some failed, 4 none.
         """)
 
     @Argument(help: "Item ids such as openlibrary:OL45804W, or image URLs of configured providers.")
@@ -74,11 +76,11 @@ struct ImageCommand: AsyncParsableCommand {
         }
         var progress = ImageProgress(total: targets.count, context: session.context)
         let size = self.size, timeout = self.timeout
-        let results = await withTaskGroup(of: (Int, Result<CachedImage, SeekError>).self) { group in
-            var results = [Result<CachedImage, SeekError>?](repeating: nil, count: targets.count)
+        let results = await withTaskGroup(of: (Int, Result<ItemImage, SeekError>).self) { group in
+            var results = [Result<ItemImage, SeekError>?](repeating: nil, count: targets.count)
             // At most `parallelism` downloads at once: one more starts as each one ends.
             var pending = Array(targets.enumerated()).reversed().map { $0 }
-            func fetch(_ index: Int, _ target: ImageTarget) async -> (Int, Result<CachedImage, SeekError>) {
+            func fetch(_ index: Int, _ target: ImageTarget) async -> (Int, Result<ItemImage, SeekError>) {
                 do {
                     return (index, .success(try await target.fetch(session: session, cache: cache, size: size, timeout: timeout)))
                 } catch {
@@ -106,8 +108,10 @@ struct ImageCommand: AsyncParsableCommand {
         for (target, result) in zip(targets, results) {
             switch result {
             case .success(let image)?:
+                // The source's image could not be had: say why (source and cause), then write the drawn cover.
+                if let unused = image.unused { session.context.err("seek: " + unused.description) }
                 do {
-                    try write(image, for: target, names: &names, context: session.context)
+                    try write(image.image, drawnInstead: image.unused != nil, for: target, names: &names, context: session.context)
                     written += 1
                 } catch let error as CLIError {
                     session.context.err("seek: " + error.message)
@@ -123,9 +127,10 @@ struct ImageCommand: AsyncParsableCommand {
     }
 
     /// Writes one image to `-o FILE`, into `-d DIR`, or to stdout.
-    private func write(_ image: CachedImage, for target: ImageTarget, names: inout FileNames, context: CLIContext) throws {
+    private func write(_ image: CachedImage, drawnInstead: Bool, for target: ImageTarget, names: inout FileNames, context: CLIContext) throws {
         let note = switch image.origin {
         case .network: ""
+        case .generated where drawnInstead: " (a cover drawn by Seek in place of the source's image)"
         case .generated: " (a cover drawn by Seek: the source has no image)"
         case .memory, .disk: " (from the \(image.origin.rawValue) cache)"
         }
@@ -185,13 +190,13 @@ struct ImageTarget: Sendable {
         return url
     }
 
-    /// The image bytes, through the shared cache.
-    func fetch(session: CommandContext, cache: any ImageStore, size: ImageSize, timeout: Double?) async throws -> CachedImage {
+    /// The image bytes, through the shared cache; an item's drawn cover says why the source's image was not used.
+    func fetch(session: CommandContext, cache: any ImageStore, size: ImageSize, timeout: Double?) async throws -> ItemImage {
         switch kind {
         case .url(let url):
-            return try await cache.image(at: url, provider: provider)
+            return ItemImage(image: try await cache.image(at: url, provider: provider))
         case .item(let id):
-            return try await session.core.image(of: id, size: size, options: CallOptions(timeout: Duration(timeoutSeconds: timeout)))
+            return try await session.core.itemImage(of: id, size: size, options: CallOptions(timeout: Duration(timeoutSeconds: timeout)))
         }
     }
 
