@@ -61,7 +61,9 @@ public struct SeekError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unauthorized: base = "unauthorized (API key rejected)"
         case .missingKey(let variable):
             // A source may need a folder rather than a key (the Calibre library, SEEK_CALIBRE_LIBRARY).
-            base = variable.contains("KEY") || variable.contains("TOKEN") ? "no API key (set \(variable))" : "\(variable) is not set"
+            // Several variables come as one text ("A and B"): "are not set".
+            let verb = variable.contains(" and ") || variable.contains(", ") ? "are" : "is"
+            base = variable.contains("KEY") || variable.contains("TOKEN") ? "no API key (set \(variable))" : "\(variable) \(verb) not set"
         case .notFound: base = "not found"
         case .undecodable: base = "undecodable response"
         case .bodyTooLarge(let limit): base = "response larger than \(limit) bytes"

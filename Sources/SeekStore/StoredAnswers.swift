@@ -48,7 +48,8 @@ enum StoredAnswerFormat {
         return ItemDetail(
             item: item, description: "A fox outwits three farmers.", contributors: [Contributor(name: "Roald Dahl", role: "author")],
             subjects: ["Foxes"], publishers: ["Puffin"], publishDate: "1970", pageCount: 96, attributes: ["language": "eng"],
-            redirect: ItemRedirect(from: ItemID(provider: "openlibrary", value: "OL1W"), to: id))
+            redirect: ItemRedirect(from: ItemID(provider: "openlibrary", value: "OL1W"), to: id),
+            note: "Built from a recorded search answer.")
     }()
 
     private static func collectPaths(_ value: Any, prefix: String, into paths: inout Set<String>) {

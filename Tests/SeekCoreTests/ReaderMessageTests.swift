@@ -33,6 +33,15 @@ struct ReaderMessageTests {
         #expect(!words.contains("127.0.0.1") && !words.contains("notfound") && !words.contains("/works/"), "\(words)")
     }
 
+    @Test("a missing setting's cause names it: a key, one variable that 'is not set', two that 'are not set'")
+    func missingSettingCause() {
+        #expect(SeekError(.missingKey(variable: "SEEK_GIPHY_API_KEY"), provider: "giphy").description
+            == "giphy: no API key (set SEEK_GIPHY_API_KEY)")
+        #expect(SeekError(.missingKey(variable: "SEEK_CALIBRE_LIBRARY")).cause == "SEEK_CALIBRE_LIBRARY is not set")
+        #expect(SeekError(.missingKey(variable: "SEEK_NAVER_CLIENT_ID and SEEK_NAVER_CLIENT_SECRET")).cause
+            == "SEEK_NAVER_CLIENT_ID and SEEK_NAVER_CLIENT_SECRET are not set")
+    }
+
     @Test("an error of no known provider says 'The provider'")
     func unknownProvider() {
         #expect(SeekError(.timeout(seconds: 5)).inWords(nil) == "The provider took too long to answer. Try again in a moment.")

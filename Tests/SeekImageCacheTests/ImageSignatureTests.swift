@@ -44,8 +44,10 @@ struct ImageSignatureTests {
         #expect(!ImageSignature.isPlaceholder(headerOnly))
     }
 
-    @Test("each format names its file extension")
+    @Test("each format names its file extension and type; SVG (Seek's drawn covers) is never recognised in bytes")
     func extensions() {
-        #expect(ImageFormat.allCases.map(\.fileExtension) == ["jpg", "png", "gif", "webp"])
+        #expect(ImageFormat.allCases.map(\.fileExtension) == ["jpg", "png", "gif", "webp", "svg"])
+        #expect(ImageFormat.svg.mimeType == "image/svg+xml" && ImageFormat.jpeg.mimeType == "image/jpeg")
+        #expect(ImageSignature.format(of: Data(#"<svg xmlns="http://www.w3.org/2000/svg"></svg>"#.utf8)) == nil)
     }
 }
