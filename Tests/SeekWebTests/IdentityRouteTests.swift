@@ -93,11 +93,14 @@ struct IdentityRouteTests {
         let same = Item(id: ItemID(provider: "giphy", value: "9"), kind: .book, title: "Harbour Lights", creators: ["Lee, Ann"], year: 2001)
         let details = [work, shop].map { (provider: $0.provider, detail: ItemDetail(item: $0)) }
         let words = JoinExplanation.sentences(details, grouping: .work, session: harness.session, strings: WebStrings.english)
+        let korean = try #require(WebStrings.supported.first { $0.code == "ko" })
+        let koreanWords = JoinExplanation.sentences(details, grouping: .work, session: harness.session, strings: korean)
         let alone = JoinExplanation.sentences(Array(details.prefix(1)), grouping: .work, session: harness.session, strings: WebStrings.english)
         let apart = JoinExplanation.sentences([details[0], (provider: "giphy", detail: ItemDetail(item: same))], grouping: .work,
                                               session: harness.session, strings: WebStrings.english)
         try await harness.stop()
         #expect(words == ["Also in Aladin: same ISBN."])
+        #expect(koreanWords == ["알라딘에도 있음: 같은 ISBN."], "a Korean page names the source in Korean")
         #expect(alone.isEmpty)
         #expect(apart.isEmpty)
         #expect(JoinExplanation.key(of: "title+creator harbor lights / lee / 2001") == "joinedTitle")

@@ -19,7 +19,7 @@ enum JoinExplanation {
             guard let joinedBy = source.joinedBy else { continue }
             let reason = strings[key(of: joinedBy)]
             if names[reason] == nil { order.append(reason) }
-            let name = WebView.name(source.provider, session: session)
+            let name = WebView.name(source.provider, session: session, strings: strings)
             if names[reason]?.contains(name) != true { names[reason, default: []].append(name) }
         }
         return order.map { reason in
