@@ -75,7 +75,7 @@ struct BookIdentity {
             guard let first = name.utf8.first else { continue }
             switch first | 0x20 {
             case UInt8(ascii: "d"), UInt8(ascii: "o"), UInt8(ascii: "l"), UInt8(ascii: "t"), UInt8(ascii: "c"), UInt8(ascii: "w"),
-                 UInt8(ascii: "i"):
+                 UInt8(ascii: "i"), UInt8(ascii: "g"):
                 break
             default:
                 continue
@@ -97,6 +97,10 @@ struct BookIdentity {
                 if let id = Self.openLibrary(value, suffix: "W") { body(.openLibraryWork(id)) }
             case "openlibraryedition", "oledition", "openlibraryeditionid":
                 if let id = Self.openLibrary(value, suffix: "M") { body(.openLibraryEdition(id)) }
+            case "googlevolume", "google", "googlebooks":
+                // Google's volume ids are case-sensitive: kept as given.
+                let id = value.trimmed()
+                if !id.isEmpty, id.utf8.count <= 64 { body(.googleVolume(id)) }
             case "language", "lang": language = Self.language(value)
             case "type", "crossreftype", "worktype", "itemtype": isPart = Self.partTypes.contains(value.lowercased())
             default: continue
@@ -679,6 +683,8 @@ enum IdentityKey: Hashable {
     case lccn(String)
     case openLibraryWork(String)
     case openLibraryEdition(String)
+    /// A Google Books volume id (`googleVolume`, Calibre's `google`).
+    case googleVolume(String)
 
     /// What `joinedBy` says: `isbn 9780618640157`, `doi 10.1000/x`, `openlibrary work OL27448W`.
     var explanation: String {
@@ -689,6 +695,7 @@ enum IdentityKey: Hashable {
         case .lccn(let value): "lccn " + value
         case .openLibraryWork(let value): "openlibrary work " + value
         case .openLibraryEdition(let value): "openlibrary edition " + value
+        case .googleVolume(let value): "google volume " + value
         }
     }
 

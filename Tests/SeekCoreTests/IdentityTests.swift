@@ -175,7 +175,7 @@ struct IdentityTests {
         #expect(!joined([olWork, otherWork], grouping: .edition))
     }
 
-    @Test("typed identifiers join: DOI, OCLC, LCCN, Open Library ids, each normalised once")
+    @Test("typed identifiers join: DOI, OCLC, LCCN, Open Library ids, Google volume ids, each normalised once")
     func identifiers() {
         let crossref = record("crossref", "10.1000/ABC", "Ecology", other: ["doi": "10.1000/ABC"])
         let other = record("googlebooks", "g", "Ecology of plants", other: ["DOI": "https://doi.org/10.1000/abc"])
@@ -184,6 +184,9 @@ struct IdentityTests {
         #expect(joined([oclc, record("googlebooks", "g", "Y", other: ["oclcNumber": "(OCoLC)12345"])]))
         let lccn = record("openlibrary", "OL2W", "X", other: ["lccn": "n 78-890351"])
         #expect(joined([lccn, record("googlebooks", "g", "Y", other: ["lccn": "N78890351"])]))
+        let google = record("googlebooks", "XkEvAAAAMAAJ", "X", other: ["googleVolume": "XkEvAAAAMAAJ"])
+        #expect(joined([google, record("calibre", "4", "Y", other: ["google": "XkEvAAAAMAAJ"])]))
+        #expect(!joined([google, record("calibre", "5", "Y", other: ["google": "xkevaaaamaaj"])]))
         let edition = record("openlibrary", "OL3W", "X", other: ["openlibraryEdition": "OL7353617M"])
         #expect(joined([edition, record("calibre", "3", "Y", other: ["openlibraryEdition": "/books/ol7353617m"])], grouping: .edition))
     }

@@ -37,6 +37,7 @@ enum JoinExplanation {
         case "oclc": "joinedOCLC"
         case "lccn": "joinedLCCN"
         case "openlibrary": "joinedOpenLibrary"
+        case "google": "joinedGoogle"
         case "title+year": "joinedTitleYear"
         default: "joinedTitle"
         }
