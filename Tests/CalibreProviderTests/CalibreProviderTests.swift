@@ -136,6 +136,7 @@ struct CalibreProviderTests {
         let books = (1...7).map { BookSpec(title: "Harbor \($0)", authors: ["Writer"]) }
         guard let library = try TestLibrary.make(books) else { return }
         defer { library.remove() }
+        let before = try library.bytes()
         let provider = library.provider()
         let first = try await provider.search(SearchRequest(query: "harbor", limit: 5))
         #expect(first.items.count == 5)
@@ -144,6 +145,7 @@ struct CalibreProviderTests {
         #expect(second.items.count == 2)
         #expect(second.next == nil)
         #expect(Set(first.items.map(\.id)).isDisjoint(with: second.items.map(\.id)))
+        try library.expectUntouched(before)
     }
 
     @Test("a book added (and one removed or changed) while the session runs is seen by the next search")
