@@ -163,6 +163,9 @@ class FixtureServer:
             "SEEK_GIPHY_API_KEY": GIPHY_KEY,
             "SEEK_ALADIN_URL": f"{self.base}/aladin/ttb/api",
             "SEEK_ALADIN_TTB_KEY": ALADIN_KEY,
+            # Keyless sources answer here too (with nothing), never from the internet.
+            "SEEK_CROSSREF_URL": f"{self.base}/crossref",
+            "SEEK_GUTENDEX_URL": f"{self.base}/gutendex",
         }
 
     def recorded(self, provider: str, name: str) -> bytes | None:
@@ -178,6 +181,12 @@ class FixtureServer:
 
         def body(value: dict) -> bytes:
             return json.dumps(value, ensure_ascii=False).encode()
+
+        # Crossref and Project Gutenberg: found nothing (these tests are about the three sources below).
+        if path == "/crossref/works":
+            return 200, body({"status": "ok", "message-type": "work-list", "message": {"total-results": 0, "items": []}})
+        if path == "/gutendex/books/":
+            return 200, body({"count": 0, "next": None, "previous": None, "results": []})
 
         # Open Library
         if path == "/ol/search.json":

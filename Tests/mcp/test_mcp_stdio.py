@@ -26,6 +26,10 @@ from fixture_server import ALADIN_KEY, GIPHY_KEY, FixtureServer, seek_binary  # 
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED_FIXTURES = REPO.parent / "shared" / "fixtures"
+# Every source Seek ships (CompositionRoot.builtInProviders), in its order.
+SOURCES = ["openlibrary", "giphy", "aladin", "googlebooks", "crossref", "kakao", "naver", "gutendex", "calibre"]
+# Those the fixture server stands in for: the three with keys given, and the keyless two (which find nothing).
+READY = {"openlibrary", "giphy", "aladin", "crossref", "gutendex"}
 TOOLS = {"search", "detail", "trending", "suggest", "providers", "favorites_list", "favorites_add", "favorites_remove"}
 
 
@@ -111,7 +115,7 @@ def test_tools_list_has_the_eight_tools_with_schemas(environment, tmp_path):
     assert search["required"] == ["query"]
     assert search["properties"]["limit"]["minimum"] == 1
     assert search["properties"]["limit"]["maximum"] == 100
-    assert search["properties"]["providers"]["items"]["enum"] == ["openlibrary", "giphy", "aladin"]
+    assert search["properties"]["providers"]["items"]["enum"] == SOURCES
     assert field(by_name["detail"], "input_schema", "inputSchema")["required"] == ["id"]
 
 
@@ -236,8 +240,9 @@ def test_providers_lists_each_provider_and_no_key(environment, tmp_path):
 
     result = with_session(environment, tmp_path, body)
     providers = structured(result)["providers"]
-    assert [provider["id"] for provider in providers] == ["openlibrary", "giphy", "aladin"]
-    assert all(provider["configured"] and provider["status"] == "ready" for provider in providers)
+    assert [provider["id"] for provider in providers] == SOURCES
+    assert {provider["id"] for provider in providers if provider["configured"] and provider["status"] == "ready"} == READY
+    assert not any(provider["configured"] for provider in providers if provider["id"] not in READY)
     assert {"search", "detail"} <= set(providers[0]["capabilities"])
     everything = json.dumps(structured(result)) + text(result)
     assert GIPHY_KEY not in everything and ALADIN_KEY not in everything
