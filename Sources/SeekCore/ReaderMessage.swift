@@ -27,7 +27,9 @@ extension SeekError {
         case .unauthorized:
             return "\(name) refused Seek's API key."
         case .missingKey(let variable):
-            return "\(name) needs an API key: set \(variable)."
+            // Not every missing setting is a key: the Calibre library is a folder (SEEK_CALIBRE_LIBRARY).
+            let isKey = ["KEY", "TOKEN", "SECRET"].contains { variable.contains($0) }
+            return isKey ? "\(name) needs an API key: set \(variable)." : "\(name) needs a setting: set \(variable)."
         case .unsupported(let capability):
             return "\(name) does not offer \(capability)."
         case .invalidInput:

@@ -40,6 +40,12 @@ struct ReaderMessageTests {
         #expect(SeekError(.missingKey(variable: "SEEK_CALIBRE_LIBRARY")).cause == "SEEK_CALIBRE_LIBRARY is not set")
         #expect(SeekError(.missingKey(variable: "SEEK_NAVER_CLIENT_ID and SEEK_NAVER_CLIENT_SECRET")).cause
             == "SEEK_NAVER_CLIENT_ID and SEEK_NAVER_CLIENT_SECRET are not set")
+        // In a reader's words: a key is a key, a folder is a setting.
+        let library = ProviderDescriptor(id: "calibre", name: "Your library", kinds: [.book], capabilities: [.search], paging: .offset)
+        #expect(SeekError(.missingKey(variable: "SEEK_CALIBRE_LIBRARY"), provider: "calibre").inWords(library)
+            == "Your library needs a setting: set SEEK_CALIBRE_LIBRARY.")
+        #expect(SeekError(.missingKey(variable: "SEEK_GIPHY_API_KEY"), provider: "giphy").inWords(Self.gifs)
+            == "GIPHY needs an API key: set SEEK_GIPHY_API_KEY.")
     }
 
     @Test("an error of no known provider says 'The provider'")
