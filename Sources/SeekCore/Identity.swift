@@ -64,6 +64,31 @@ struct BookIdentity {
         readTitle(item.title, subtitle: item.subtitle)
     }
 
+    /// The identity of `item` as `init(_:scan:)` reads it, its title and creators taken from `memo`
+    /// when another record of the merge had the very same text (sources often give one book one title).
+    init(_ item: Item, scan: (isPart: Bool, hasISBN: Bool, language: String?), memo: inout IdentityMemo) {
+        guard item.kind == .book else { return }
+        let text = IdentityMemo.TitleText(title: item.title, subtitle: item.subtitle)
+        if let known = memo.titles[text] {
+            self = known
+        } else {
+            var read = BookIdentity()
+            read.readTitle(item.title, subtitle: item.subtitle)
+            memo.titles[text] = read
+            self = read
+        }
+        isPart = scan.isPart
+        hasISBN = scan.hasISBN
+        language = scan.language
+        year = item.year
+        if let known = memo.creators[item.creators] {
+            creators = known
+        } else {
+            creators = CreatorKey.keys(item.creators)
+            memo.creators[item.creators] = creators
+        }
+    }
+
     /// Calls `body` with each typed identifier of `item` (its ISBN-13s unless it is a part), and says
     /// whether it is a part, whether it has an ISBN-13 of its own and what language its source gave.
     /// Most schemes (`aladinItemId`, `giphy`) are passed over by their first letter.
@@ -241,7 +266,7 @@ struct BookIdentity {
 
     // MARK: Title
 
-    private mutating func readTitle(_ text: String, subtitle: String?) {
+    fileprivate mutating func readTitle(_ text: String, subtitle: String?) {
         let (bare, notes) = Self.bracketsRemoved(text)
         let (main, rest) = Self.split(bare)
         var words = TitleWords.words(of: main)
@@ -1076,4 +1101,15 @@ struct WordCodes: Sendable {
         }
         return false
     }
+}
+
+/// What one merge has read of titles and creators, by their text.
+struct IdentityMemo {
+    struct TitleText: Hashable {
+        let title: String
+        let subtitle: String?
+    }
+
+    var titles: [TitleText: BookIdentity] = [:]
+    var creators: [[String]: [CreatorKey]] = [:]
 }

@@ -80,9 +80,10 @@ public enum ResultMerger {
         // records that share a rough title with another source's, or that an identifier would join.
         var identities = [BookIdentity?](repeating: nil, count: entries.count)
         var scans = [(isPart: Bool, hasISBN: Bool, language: String?)](repeating: (false, false, nil), count: entries.count)
+        var memo = IdentityMemo()
         func identity(_ position: Int) -> BookIdentity {
             if let known = identities[position] { return known }
-            let read = BookIdentity(item(entries[position]), scan: scans[position])
+            let read = BookIdentity(item(entries[position]), scan: scans[position], memo: &memo)
             identities[position] = read
             return read
         }
