@@ -64,6 +64,9 @@ seek_against_providers() {
     export SEEK_GIPHY_URL="$GIPHY_BASE/giphy" SEEK_GIPHY_API_KEY=bench-key
     export SEEK_ALADIN_URL="$ALADIN_BASE/aladin/ttb/api" SEEK_ALADIN_TTB_KEY=bench-key
     export SEEK_OPENLIBRARY_RATE_LIMIT=off SEEK_GIPHY_RATE_LIMIT=off SEEK_ALADIN_RATE_LIMIT=off
+    # The figures these scripts keep are of these three sources: the keyless sources added since
+    # (crossref, gutendex) would otherwise join every fan-out and reach for the internet.
+    export SEEK_PROVIDERS="${SEEK_PROVIDERS:-openlibrary,giphy,aladin}"
 }
 
 # started LOG: the base URL a server logged ("serving on http://…"), once it has; fails after 10 s.
