@@ -31,7 +31,7 @@ enum JoinExplanation {
 
     /// The strings key for a `joinedBy` text (`isbn 978…`, `doi 10.…`, `title+creator …`).
     static func key(of joinedBy: String) -> String {
-        switch joinedBy.prefix { $0 != " " } {
+        switch joinedBy.prefix(while: { $0 != " " }) {
         case "isbn": "joinedISBN"
         case "doi": "joinedDOI"
         case "oclc": "joinedOCLC"
