@@ -152,8 +152,9 @@ public enum GeneratedCover {
         return result
     }
 
-    /// `text` safe in XML content and in a double- or single-quoted attribute.
-    static func escape(_ text: String) -> String {
+    /// `text` safe in XML content and in a double- or single-quoted attribute (the drawn covers' SVG, and
+    /// the server's other XML: the OpenSearch description).
+    package static func escape(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for character in text {

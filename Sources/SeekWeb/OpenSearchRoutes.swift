@@ -37,13 +37,13 @@ struct OpenSearchRoutes: Sendable {
     /// The description, its URLs absolute (as OpenSearch needs them) at the origin the request reached.
     func description(_ request: Request, _ context: SeekRequestContext) -> Response {
         let origin = access.ownOrigin(of: request, context: context)
-        let base = Self.escape(origin + basePath)
+        let base = GeneratedCover.escape(origin + basePath)
         let host = request.head.authority ?? origin
         let xml = """
             <?xml version="1.0" encoding="UTF-8"?>
             <OpenSearchDescription xmlns="http://a9.com/-/spec/opensearch/1.1/" xmlns:moz="http://www.mozilla.org/2006/browser/search/">
               <ShortName>Seek</ShortName>
-              <Description>\(Self.escape("Search books with Seek at \(host)"))</Description>
+              <Description>\(GeneratedCover.escape("Search books with Seek at \(host)"))</Description>
               <InputEncoding>UTF-8</InputEncoding>
               <OutputEncoding>UTF-8</OutputEncoding>
               <Image width="32" height="32" type="image/png">\(base)\(Self.iconPath)</Image>
@@ -83,22 +83,6 @@ struct OpenSearchRoutes: Sendable {
         headers[.contentType] = "image/png"
         headers[.cacheControl] = "public, max-age=86400"
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: iconPNG)))
-    }
-
-    /// Text for XML content and attribute values.
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 
     /// Seek's icon: a white magnifier on blue, 32 × 32 PNG (288 bytes).
