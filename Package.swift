@@ -38,6 +38,9 @@ let package = Package(
         .executable(name: "seek", targets: ["seek"]),
         .executable(name: "seek-hosts", targets: ["seek-hosts"]),
         .executable(name: "seek-itbook", targets: ["seek-itbook"]),
+        // Compiles a target's files that are not Swift into it (`EmbeddedFiles`), for a provider outside this
+        // package as for ours (docs/writing-a-provider.md; Examples/outside-provider.sh builds one by version).
+        .plugin(name: "EmbedFiles", targets: ["EmbedFiles"]),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
