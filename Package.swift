@@ -69,9 +69,13 @@ let package = Package(
         .executableTarget(name: "seek-embed", swiftSettings: strictSettings),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["seek-embed"]),
         .plugin(name: "BuildID", capability: .buildTool(), dependencies: ["seek-embed"]),
+        // Internal utilities under the engine and the kit: the LRU list, the deadline timers' thread, byte
+        // scans, file-descriptor and address primitives. The one module with `Unsafe` pointer code, each
+        // use with a SAFETY note; depends on nothing of ours and is in no product.
+        .target(name: "SeekSupport", dependencies: [nioLocks], swiftSettings: strictSettings),
         // The contract and the engine: provider protocol, models, ids, errors, statuses, call options
-        // and middleware, container, fan-out, merge, rank, cursor, ISBN. Depends on nothing of ours.
-        .target(name: "SeekCore", dependencies: [nioLocks], swiftSettings: strictSettings),
+        // and middleware, container, fan-out, merge, rank, cursor, ISBN. Depends on SeekSupport only.
+        .target(name: "SeekCore", dependencies: ["SeekSupport", nioLocks], swiftSettings: strictSettings),
         // The provider kit: the HTTP transport role and its messages, the client providers call their
         // APIs with (redaction, sanitising, untrusted text), settings (environment over the config file)
         // and what providers are built from, JSON in and out, ISBNs in catalogue text, locked state files.
@@ -115,13 +119,13 @@ let package = Package(
         ),
         .target(
             name: "SeekImageCache",
-            dependencies: ["SeekCore", "SeekKit", nioLocks, .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["SeekCore", "SeekKit", "SeekSupport", nioLocks, .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .target(
             name: "SeekStore",
             dependencies: [
-                "SeekCore", "SeekKit", nioLocks, .product(name: "GRDB", package: "GRDB.swift"),
+                "SeekCore", "SeekKit", "SeekSupport", nioLocks, .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings
@@ -283,9 +287,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "SeekCoreTests", dependencies: ["SeekCore", "SeekKit", "SeekHTTPClient", "SeekLoopback", "SeekTesting", nioLocks],
+            name: "SeekCoreTests", dependencies: ["SeekCore", "SeekKit", "SeekSupport", "SeekHTTPClient", "SeekLoopback", "SeekTesting", nioLocks],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "SeekSupportTests", dependencies: ["SeekSupport", nioLocks], swiftSettings: strictSettings),
         // The kit's tests, by the part of it they test: catalogue ISBNs, JSON, HTTP (with the AsyncHTTPClient transport).
         .testTarget(name: "SeekCatalogTests", dependencies: ["SeekKit", "SeekCore"], swiftSettings: strictSettings),
         .testTarget(name: "SeekJSONTests", dependencies: ["SeekKit", "SeekCore"], swiftSettings: strictSettings),

@@ -1,4 +1,5 @@
 import NIOConcurrencyHelpers
+import SeekSupport
 
 /// A deadline that does not wait for the work it abandons.
 public enum Deadline {

@@ -1,4 +1,5 @@
 import NIOConcurrencyHelpers
+import SeekSupport
 
 /// The last merges, by their exact inputs: a search answered again from the providers' cached
 /// answers hands the merger the same arrays, and gets back the list it got before instead of a new

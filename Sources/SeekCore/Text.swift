@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SeekSupport
 
 /// Text helpers every provider uses, in native Swift: on Linux, Foundation's `StringProtocol`
 /// methods such as `trimmingCharacters(in:)` go through `NSString` and UTF-16, which made trimming
@@ -17,6 +13,13 @@ extension String {
         if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
         var contiguous = self
         return try contiguous.withUTF8(body)
+    }
+
+    /// Whether the text holds `target`, as `StringProtocol.containsBytes(of:)` finds it: for `String`
+    /// itself, so that callers in other modules (redaction checks every text of an answer) do not take
+    /// the generic form, which cost 380 instructions a call (issue 30).
+    public func containsBytes(of target: String) -> Bool {
+        UTF8Search.contains(self, target)
     }
 
     /// The text without leading and trailing white space (`StringProtocol.trimmed()`); text with
@@ -80,56 +83,12 @@ extension StringProtocol {
     /// units like Foundation's `replacingOccurrences(of:with:)` (so the `\n` of a `\r\n` matches too).
     /// Text without an occurrence comes back as it is, nothing built.
     public func replacingAll(_ target: String, with replacement: String) -> String {
-        var text = String(self)
-        var pattern = target
-        guard !pattern.isEmpty else { return text }
-        let replaced: [UInt8]? = text.withUTF8 { source in
-            pattern.withUTF8 { pattern in
-                guard var index = Self.firstOccurrence(of: pattern, in: source, from: 0) else { return nil }
-                var result: [UInt8] = []
-                result.reserveCapacity(source.count)
-                var copied = 0
-                while true {
-                    result.append(contentsOf: UnsafeBufferPointer(rebasing: source[copied..<index]))
-                    result.append(contentsOf: replacement.utf8)
-                    copied = index + pattern.count
-                    guard let next = Self.firstOccurrence(of: pattern, in: source, from: copied) else { break }
-                    index = next
-                }
-                result.append(contentsOf: UnsafeBufferPointer(rebasing: source[copied...]))
-                return result
-            }
-        }
-        return replaced.map { String(decoding: $0, as: UTF8.self) } ?? text
+        let text = String(self)
+        return UTF8Search.replacingAll(in: text, target, with: replacement) ?? text
     }
 
     /// Whether the text holds `target`, compared on UTF-8 code units as `replacingAll` matches.
-    /// Inlinable, so that callers in other modules (redaction checks every text of an answer) get it
-    /// specialised for `String`: the generic form cost 380 instructions a call (issue 30).
-    @inlinable
     public func containsBytes(of target: String) -> Bool {
-        var text = String(self)
-        var pattern = target
-        guard !pattern.isEmpty else { return true }
-        return text.withUTF8 { source in pattern.withUTF8 { Self.firstOccurrence(of: $0, in: source, from: 0) != nil } }
-    }
-
-    /// Where `pattern` first starts in `source` at or after `start`. Candidates are found with
-    /// `memchr`, many bytes at a time: redaction searches every URL and title of an answer for each
-    /// secret, and almost none holds one (a byte-by-byte scan was 1 % of a miss, issue 30).
-    @usableFromInline
-    static func firstOccurrence(of pattern: UnsafeBufferPointer<UInt8>, in source: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        guard let head = pattern.first, let patternBase = pattern.baseAddress, let base = source.baseAddress,
-            pattern.count <= source.count
-        else { return nil }
-        let lastStart = source.count - pattern.count
-        var index = Swift.max(0, start)
-        while index <= lastStart {
-            guard let found = memchr(base + index, Int32(head), lastStart - index + 1) else { return nil }
-            let candidate = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
-            if pattern.count == 1 || memcmp(base + candidate + 1, patternBase + 1, pattern.count - 1) == 0 { return candidate }
-            index = candidate + 1
-        }
-        return nil
+        UTF8Search.contains(String(self), target)
     }
 }

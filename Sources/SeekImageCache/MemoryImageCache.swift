@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
 import SeekKit
+import SeekSupport
 
 /// The memory tier: least-recently-used image bytes bounded by total bytes and by count.
 ///

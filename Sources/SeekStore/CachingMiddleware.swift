@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
 import SeekKit
+import SeekSupport
 
 /// Something worth telling the user about a cached call.
 public enum CacheEvent: Sendable {

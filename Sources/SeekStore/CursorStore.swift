@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
+import SeekSupport
 
 /// Cursors kept by the server, handed out as short URL-safe tokens: a `SearchCursor` grows with every
 /// item it has shown, and infinite scroll puts the cursor in a URL that proxies may cut. A store never

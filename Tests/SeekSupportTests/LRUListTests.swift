@@ -1,4 +1,4 @@
-import SeekCore
+import SeekSupport
 import Testing
 
 @Suite("The LRU list under the memory tiers")
