@@ -135,3 +135,22 @@ if ProcessInfo.processInfo.environment["PARTS"] != nil {
     for _ in 0..<50 { for item in all { count += BookIdentity.bracketsRemoved(item.title).text.count + BookIdentity.split(item.title).main.count } }
     print("split: \((clock.now - start) / 50) per merge")
 }
+
+// CHECK_BYTES=1: the reading by bytes and the reading by words agree on every record's title.
+if ProcessInfo.processInfo.environment["CHECK_BYTES"] != nil {
+    var byBytes = 0, differ = 0
+    for record in set.values {
+        var words = BookIdentity(), bytes = BookIdentity()
+        words.readTitleWords(record.item.title, subtitle: record.item.subtitle)
+        guard bytes.readTitleBytes(record.item.title, subtitle: record.item.subtitle) else { continue }
+        byBytes += 1
+        let same = words.title == bytes.title && words.volumes == bytes.volumes && words.mainSeries == bytes.mainSeries
+            && words.restSeries == bytes.restSeries && words.subtitle == bytes.subtitle && words.boxSet == bytes.boxSet
+            && words.generic == bytes.generic && words.titleWordEnds == bytes.titleWordEnds
+        if !same {
+            differ += 1
+            print("differ: \(record.item.title) | \(record.item.subtitle ?? "-")\n  words: \(words.title) \(words.volumes) \(words.mainSeries) \(words.restSeries) \(words.subtitle) \(words.boxSet) \(words.generic)\n  bytes: \(bytes.title) \(bytes.volumes) \(bytes.mainSeries) \(bytes.restSeries) \(bytes.subtitle) \(bytes.boxSet) \(bytes.generic)")
+        }
+    }
+    print("read by bytes: \(byBytes) of \(set.count) titles; \(differ) differ")
+}

@@ -31,8 +31,8 @@ struct BookIdentity {
     var restSeries: [Int] = []
     /// The subtitle's key (from the title after ":" or " - ", and the subtitle field); empty when none.
     var subtitle = ""
-    /// The title key's words, for explanations ("lord of the rings").
-    var titleWords: [String] = []
+    /// Where each word of the title key ends in its UTF-8, for explanations ("lord of the rings").
+    var titleWordEnds: [Int] = []
     /// A box set, collection, trilogy or range of volumes (`1-3`).
     var boxSet = false
     /// A short or generic title ("Poems", "Introduction"): joins only with creators and year.
@@ -46,54 +46,52 @@ struct BookIdentity {
 
     init() {}
 
+    /// What `scanIdentifiers` says of a record besides its keys.
+    struct Scan {
+        var isPart = false
+        var hasISBN = false
+        /// The language the source gave, as two letters; nil when unknown.
+        var language: String?
+    }
+
     init(_ item: Item, keys withKeys: Bool = true) {
         var keys: [IdentityKey] = []
         let scan = Self.scanIdentifiers(item) { key in if withKeys { keys.append(key) } }
-        self.init(item, scan: scan)
+        var memo = IdentityMemo()
+        self.init(item, scan: scan, rough: 0, memo: &memo)
         self.keys = keys
     }
 
-    /// The identity of `item` whose identifiers `scanIdentifiers` read already (without its keys).
-    init(_ item: Item, scan: (isPart: Bool, hasISBN: Bool, language: String?)) {
+    /// The identity of `item` whose identifiers `scanIdentifiers` read already (without its keys), its
+    /// title and creators taken from `memo` when another record of the merge had the very same text
+    /// (the sources of one book often give it the very same title and names).
+    init(_ item: Item, scan: Scan, rough: UInt64, memo: inout IdentityMemo) {
         guard item.kind == .book else { return }
-        isPart = scan.isPart
-        hasISBN = scan.hasISBN
-        language = scan.language
-        year = item.year
-        creators = CreatorKey.keys(item.creators)
-        readTitle(item.title, subtitle: item.subtitle)
-    }
-
-    /// The identity of `item` as `init(_:scan:)` reads it, its title and creators taken from `memo`
-    /// when another record of the merge had the very same text (sources often give one book one title).
-    init(_ item: Item, scan: (isPart: Bool, hasISBN: Bool, language: String?), memo: inout IdentityMemo) {
-        guard item.kind == .book else { return }
-        let text = IdentityMemo.TitleText(title: item.title, subtitle: item.subtitle)
+        let text = IdentityMemo.TitleText(rough: rough, title: item.title, subtitle: item.subtitle)
         if let known = memo.titles[text] {
             self = known
         } else {
-            var read = BookIdentity()
-            read.readTitle(item.title, subtitle: item.subtitle)
-            memo.titles[text] = read
-            self = read
+            readTitle(item.title, subtitle: item.subtitle)
+            memo.titles[text] = self
         }
         isPart = scan.isPart
         hasISBN = scan.hasISBN
         language = scan.language
         year = item.year
-        if let known = memo.creators[item.creators] {
+        let names = IdentityMemo.Names(item.creators)
+        if let known = memo.creators[names] {
             creators = known
         } else {
             creators = CreatorKey.keys(item.creators)
-            memo.creators[item.creators] = creators
+            memo.creators[names] = creators
         }
     }
 
     /// Calls `body` with each typed identifier of `item` (its ISBN-13s unless it is a part), and says
     /// whether it is a part, whether it has an ISBN-13 of its own and what language its source gave.
     /// Most schemes (`aladinItemId`, `giphy`) are passed over by their first letter.
-    static func scanIdentifiers(_ item: Item, _ body: (IdentityKey) -> Void) -> (isPart: Bool, hasISBN: Bool, language: String?) {
-        guard item.kind == .book else { return (false, false, nil) }
+    static func scanIdentifiers(_ item: Item, _ body: (IdentityKey) -> Void) -> Scan {
+        guard item.kind == .book else { return Scan() }
         var language: String?
         var isPart = false
         for (name, value) in item.identifiers.other {
@@ -131,11 +129,11 @@ struct BookIdentity {
             default: continue
             }
         }
-        guard !isPart else { return (true, false, language) }
+        guard !isPart else { return Scan(isPart: true, hasISBN: false, language: language) }
         for isbn in item.identifiers.isbn13 {
             if let number = isbnNumber(isbn) { body(.isbn(number)) }
         }
-        return (false, !item.identifiers.isbn13.isEmpty, language)
+        return Scan(isPart: false, hasISBN: !item.identifiers.isbn13.isEmpty, language: language)
     }
 
     /// An ISBN-13's digits as a number (nil for anything else).
@@ -170,103 +168,99 @@ struct BookIdentity {
     }
 
     /// `roughTitle` over the UTF-8 of ASCII text with Hangul and CJK ideographs; nil for other text.
+    /// Each word is hashed as its bytes are read: no word is copied.
     private static func roughASCIIOrCJK(_ title: String) -> UInt64? {
-        title.withUTF8Bytes { bytes -> UInt64? in
-            var hasher = RoughHasher()
-            var word: (start: Int, count: Int) = (0, 0)
-            var buffer: [UInt8] = []
-            buffer.reserveCapacity(bytes.count)
-            var depth = 0
-            var sawText = false
-            var comma = false
-            var previousSpace = true
-            var index = 0
-            func flush() {
-                if word.count > 0 {
-                    hasher.add(buffer[word.start..<word.start + word.count])
-                    word = (buffer.count, 0)
+        let bytes = title.utf8.span
+        var hasher = RoughHasher()
+        var word = RoughHasher.Word()
+        var depth = 0
+        var sawText = false
+        var comma = false
+        var previousSpace = true
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                index += 1
+                switch byte {
+                case 0x28, 0x5B: depth += 1; hasher.add(&word); continue
+                case 0x29, 0x5D: depth = max(0, depth - 1); hasher.add(&word); previousSpace = true; continue
+                default: break
                 }
-            }
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte < 0x80 {
-                    index += 1
-                    switch byte {
-                    case 0x28, 0x5B: depth += 1; flush(); continue
-                    case 0x29, 0x5D: depth = max(0, depth - 1); flush(); previousSpace = true; continue
-                    default: break
-                    }
-                    if depth > 0 { continue }
-                    switch byte {
-                    case 0x61...0x7A, 0x30...0x39:
-                        buffer.append(byte); word.count += 1; sawText = true
-                    case 0x41...0x5A:
-                        buffer.append(byte + 32); word.count += 1; sawText = true
-                    case 0x27:
-                        // An elided article (`l'`, `d'`) is a word of its own; otherwise the apostrophe joins.
-                        if word.count == 1, buffer[word.start] == 0x6C || buffer[word.start] == 0x64 { flush() }
-                    case 0x26:
-                        flush()
-                        hasher.add("and".utf8)
-                    case 0x3A, 0x3B:
-                        if sawText { flush(); return hasher.finish(invertedArticle: comma) }
-                        flush()
-                    case 0x2D, 0x7E:
-                        if sawText, previousSpace, index < bytes.count, bytes[index] == 0x20 {
-                            flush()
-                            return hasher.finish(invertedArticle: comma)
-                        }
-                        flush()
-                    case 0x2C:
-                        comma = true
-                        flush()
-                    default:
-                        flush()
-                    }
-                    previousSpace = byte == 0x20
-                    continue
-                }
-                // Three-byte sequences: Hangul syllables and CJK ideographs are text; an en or em
-                // dash, a right quotation mark, full-width brackets and 【】 are what ASCII's are.
-                guard byte >= 0xE2, byte <= 0xEF, index + 2 < bytes.count else { return nil }
-                let second = bytes[index + 1], third = bytes[index + 2]
-                index += 3
-                switch (byte, second, third) {
-                case (0xE4...0xE9, _, _), (0xEA...0xED, _, _):
-                    if depth > 0 { continue }
-                    buffer.append(byte); buffer.append(second); buffer.append(third)
-                    word.count += 3
-                    sawText = true
-                case (0xE2, 0x80, 0x93), (0xE2, 0x80, 0x94):
-                    if depth == 0, sawText, previousSpace, index < bytes.count, bytes[index] == 0x20 {
-                        flush()
-                        return hasher.finish(invertedArticle: comma)
-                    }
-                    flush()
-                case (0xE2, 0x80, 0x99):
-                    if word.count == 1, buffer[word.start] == 0x6C || buffer[word.start] == 0x64 { flush() }
-                case (0xEF, 0xBC, 0x88), (0xE3, 0x80, 0x90):
-                    depth += 1
-                    flush()
-                case (0xEF, 0xBC, 0x89), (0xE3, 0x80, 0x91):
-                    depth = max(0, depth - 1)
-                    flush()
-                case (0xEF, 0xBC, 0x9A):
-                    if depth == 0, sawText { flush(); return hasher.finish(invertedArticle: comma) }
-                    flush()
+                if depth > 0 { continue }
+                switch byte {
+                case 0x61...0x7A, 0x30...0x39:
+                    word.append(byte); sawText = true
+                case 0x41...0x5A:
+                    word.append(byte + 32); sawText = true
+                case 0x27:
+                    // An elided article (`l'`, `d'`) is a word of its own; otherwise the apostrophe joins.
+                    if word.isElidedArticle { hasher.add(&word) }
+                case 0x26:
+                    hasher.add(&word)
+                    var and = RoughHasher.Word()
+                    for letter in "and".utf8 { and.append(letter) }
+                    hasher.add(&and)
+                case 0x3A, 0x3B:
+                    hasher.add(&word)
+                    if sawText { return hasher.finish(invertedArticle: comma) }
+                case 0x2D, 0x7E:
+                    hasher.add(&word)
+                    if sawText, previousSpace, index < bytes.count, bytes[index] == 0x20 { return hasher.finish(invertedArticle: comma) }
+                case 0x2C:
+                    comma = true
+                    hasher.add(&word)
                 default:
-                    return nil
+                    hasher.add(&word)
                 }
-                previousSpace = false
+                previousSpace = byte == 0x20
+                continue
             }
-            flush()
-            return hasher.finish(invertedArticle: comma)
+            // Three-byte sequences: Hangul syllables and CJK ideographs are text; an en or em
+            // dash, a right quotation mark, full-width brackets and 【】 are what ASCII's are.
+            guard byte >= 0xE2, byte <= 0xEF, index + 2 < bytes.count else { return nil }
+            let second = bytes[index + 1], third = bytes[index + 2]
+            index += 3
+            switch (byte, second, third) {
+            case (0xE4...0xE9, _, _), (0xEA...0xED, _, _):
+                if depth > 0 { continue }
+                word.append(byte); word.append(second); word.append(third)
+                sawText = true
+            case (0xE2, 0x80, 0x93), (0xE2, 0x80, 0x94):
+                hasher.add(&word)
+                if depth == 0, sawText, previousSpace, index < bytes.count, bytes[index] == 0x20 {
+                    return hasher.finish(invertedArticle: comma)
+                }
+            case (0xE2, 0x80, 0x99):
+                if word.isElidedArticle { hasher.add(&word) }
+            case (0xEF, 0xBC, 0x88), (0xE3, 0x80, 0x90):
+                depth += 1
+                hasher.add(&word)
+            case (0xEF, 0xBC, 0x89), (0xE3, 0x80, 0x91):
+                depth = max(0, depth - 1)
+                hasher.add(&word)
+            case (0xEF, 0xBC, 0x9A):
+                hasher.add(&word)
+                if depth == 0, sawText { return hasher.finish(invertedArticle: comma) }
+            default:
+                return nil
+            }
+            previousSpace = false
         }
+        hasher.add(&word)
+        return hasher.finish(invertedArticle: comma)
     }
 
     // MARK: Title
 
-    fileprivate mutating func readTitle(_ text: String, subtitle: String?) {
+    /// Reads the title key, numbers, subtitle and flags: by bytes (`TitleBytes`) when the text allows.
+    mutating func readTitle(_ text: String, subtitle: String?) {
+        if readTitleBytes(text, subtitle: subtitle) { return }
+        readTitleWords(text, subtitle: subtitle)
+    }
+
+    /// `readTitle` by words of `String`s, for any text.
+    mutating func readTitleWords(_ text: String, subtitle: String?) {
         let (bare, notes) = Self.bracketsRemoved(text)
         let (main, rest) = Self.split(bare)
         var words = TitleWords.words(of: main)
@@ -318,14 +312,34 @@ struct BookIdentity {
         // A title that is nothing but a volume marker ("Volume 2") keeps its words.
         if kept.isEmpty { kept = words }
         title = kept.joined()
-        titleWords = kept
+        var end = 0
+        titleWordEnds = kept.map { word in
+            end += word.utf8.count
+            return end
+        }
         self.subtitle = subtitleWords.isEmpty ? "" : subtitleWords.joined()
         generic = title.unicodeScalars.count <= 3 || Self.genericTitles.contains(title)
             || (kept.count == 1 && Self.genericWords.contains(title))
     }
 
     /// The title key as words, for explanations ("lord of the rings").
-    var displayTitle: String { titleWords.joined(separator: " ") }
+    var displayTitle: String {
+        guard titleWordEnds.count > 1 else { return title }
+        var spaced: [UInt8] = []
+        spaced.reserveCapacity(title.utf8.count + titleWordEnds.count)
+        var position = 0
+        var ends = titleWordEnds.makeIterator()
+        var end = ends.next()
+        for byte in title.utf8 {
+            if position == end {
+                spaced.append(0x20)
+                end = ends.next()
+            }
+            spaced.append(byte)
+            position += 1
+        }
+        return String(decoding: spaced, as: UTF8.self)
+    }
 
     /// The title as words, for explanations ("lord of the rings").
     static func displayTitle(_ item: Item) -> String {
@@ -416,7 +430,7 @@ struct BookIdentity {
 
     // MARK: Numbers and box sets
 
-    private static func sortedUnique(_ numbers: [Int]) -> [Int] {
+    static func sortedUnique(_ numbers: [Int]) -> [Int] {
         guard numbers.count > 1 else { return numbers }
         var sorted = numbers.sorted()
         var index = 1
@@ -449,7 +463,7 @@ struct BookIdentity {
     }
 
     /// `2권`, `제2권`, `第2巻`, `vol2`, `상` (upper), `하` (lower): a number with its marker in one word.
-    private static func gluedNumber(_ word: String) -> (Int, NumberKind, Int)? {
+    static func gluedNumber(_ word: String) -> (Int, NumberKind, Int)? {
         guard let first = word.utf8.first else { return nil }
         if word.utf8.allSatisfy({ $0 < 0x80 }) {
             // `vol2`, `v2`, `no2`, `pt2`, `bk2`: ASCII letters then digits.
@@ -512,7 +526,7 @@ struct BookIdentity {
         return total > 0 && total < 40 ? total : nil
     }
 
-    private static func isBoxSet(_ words: [String]) -> Bool {
+    static func isBoxSet(_ words: [String]) -> Bool {
         var previous: UInt64 = 0
         for word in words {
             let wordCode = code(word)
@@ -534,10 +548,13 @@ struct BookIdentity {
 
     /// A word's UTF-8 packed into a number when it has at most 8 bytes (0 for a longer one): the word
     /// lists are looked up by number, not by hashing and comparing strings.
-    static func code(_ word: some StringProtocol) -> UInt64 {
+    static func code(_ word: some StringProtocol) -> UInt64 { code(bytes: word.utf8) }
+
+    /// `code` of UTF-8 bytes.
+    static func code(bytes: some Collection<UInt8>) -> UInt64 {
         var value: UInt64 = 0
         var count = 0
-        for byte in word.utf8 {
+        for byte in bytes {
             count += 1
             if count > 8 { return 0 }
             value = value << 8 | UInt64(byte)
@@ -545,13 +562,13 @@ struct BookIdentity {
         return value
     }
 
-    private static func codes(_ words: [String]) -> WordCodes {
+    static func codes(_ words: [String]) -> WordCodes {
         WordCodes(words.map { code($0) }.filter { $0 != 0 })
     }
 
     /// Whether the text names a range of volumes: `1-3`, `1–7`, `1~3권` (numbers under 100, so that
     /// years such as `1962-2012` are no range).
-    private static func hasRange(_ text: String) -> Bool {
+    static func hasRange(_ text: String) -> Bool {
         var current: Int?
         var lower: Int?
         var afterDash = false
@@ -664,10 +681,10 @@ struct BookIdentity {
         "권", "부", "편", "巻", "卷",
     ])
     static let seriesMarkers: WordCodes = codes(["book", "books", "bk", "no", "nr", "number", "#", "livre", "libro", "episode", "ep", "issue"])
-    private static let upperCodes = codes(["상", "上"]), middleCodes = codes(["중", "中"]), lowerCodes = codes(["하", "下"])
-    private static let setCode = code("set"), setsCode = code("sets"), boxCode = code("box"), boxedCode = code("boxed")
-    private static let completeCode = code("complete")
-    private static let completedSets = codes(["series", "set", "works", "novels"])
+    static let upperCodes = codes(["상", "上"]), middleCodes = codes(["중", "中"]), lowerCodes = codes(["하", "下"])
+    static let setCode = code("set"), setsCode = code("sets"), boxCode = code("box"), boxedCode = code("boxed")
+    static let completeCode = code("complete")
+    static let completedSets = codes(["series", "set", "works", "novels"])
     static let longBoxWords: Set<String> = ["collection", "collections", "tetralogy", "anthology", "시리즈세트"]
     static let cjkVolumeSuffixes: Set<Unicode.Scalar> = ["권", "부", "편", "호", "巻", "卷", "冊", "号"]
     static let boxWords: WordCodes = codes(["boxset", "boxed", "trilogy", "quartet", "omnibus", "세트", "전집", "박스", "합본"])
@@ -1028,11 +1045,34 @@ extension BookIdentity {
     }
 }
 
-/// Hashes a title's words for `BookIdentity.roughTitle`: FNV-1a over the words kept, the first
-/// word left out when it is an article, and the last when it is one after a comma (`Lord of the
-/// Rings, The`); words with digits, markers, Roman numerals and number words never count. A title of
-/// nothing but such words hashes all its words.
+/// Hashes a title's words for `BookIdentity.roughTitle`: the words kept, each hashed alone (FNV-1a)
+/// and the hashes combined in order, the first word left out when it is an article, and the last when
+/// it is one after a comma (`Lord of the Rings, The`); words with digits, markers, Roman numerals and
+/// number words never count. A title of nothing but such words hashes all its words.
 struct RoughHasher {
+    /// One word as its bytes are read: what `add` needs of it, without keeping the bytes.
+    struct Word {
+        fileprivate var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        /// The first 8 bytes packed (`BookIdentity.code`), 0 past 8.
+        fileprivate var code: UInt64 = 0
+        fileprivate var count = 0
+        fileprivate var hasDigit = false
+        /// Only `i`, `v` and `x` so far.
+        fileprivate var roman = true
+
+        mutating func append(_ byte: UInt8) {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+            count += 1
+            code = count <= 8 ? code << 8 | UInt64(byte) : 0
+            if byte >= 0x30, byte <= 0x39 { hasDigit = true }
+            if byte != 0x69, byte != 0x76, byte != 0x78 { roman = false }
+        }
+
+        /// `l` or `d` alone, before an apostrophe (`l'`, `d'`).
+        var isElidedArticle: Bool { count == 1 && (code == 0x6C || code == 0x64) }
+    }
+
     private var kept: UInt64 = 0xcbf2_9ce4_8422_2325
     private var beforeLast: UInt64 = 0xcbf2_9ce4_8422_2325
     private var all: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -1040,24 +1080,32 @@ struct RoughHasher {
     private var keptWords = 0
     private var lastWasArticle = false
 
-    mutating func add(_ word: some Collection<UInt8>) {
-        guard !word.isEmpty else { return }
+    /// Adds a word given as its bytes.
+    mutating func add(_ bytes: some Collection<UInt8>) {
+        var word = Word()
+        for byte in bytes { word.append(byte) }
+        add(&word)
+    }
+
+    /// Adds `word` (nothing when it is empty) and starts it again.
+    mutating func add(_ word: inout Word) {
+        guard word.count > 0 else { return }
+        defer { word = Word() }
         words += 1
-        all = Self.mix(all, word)
-        let code = word.count <= 8 ? word.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } : 0
-        let article = code != 0 && BookIdentity.articles.contains(code)
+        all = Self.combine(all, word.hash)
+        let article = word.code != 0 && BookIdentity.articles.contains(word.code)
         if words == 1, article {
             lastWasArticle = true
             return
         }
         lastWasArticle = article
-        if word.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) { return }
-        if code != 0, BookIdentity.volumeMarkers.contains(code) || BookIdentity.seriesMarkers.contains(code)
-            || BookIdentity.numberCodes.contains(code) || Self.isRoman(word) {
+        if word.hasDigit { return }
+        if word.code != 0, BookIdentity.volumeMarkers.contains(word.code) || BookIdentity.seriesMarkers.contains(word.code)
+            || BookIdentity.numberCodes.contains(word.code) || (word.roman && word.count <= 7) {
             return
         }
         beforeLast = kept
-        kept = Self.mix(kept, word)
+        kept = Self.combine(kept, word.hash)
         keptWords += 1
     }
 
@@ -1067,17 +1115,8 @@ struct RoughHasher {
         return value == 0 ? 1 : value
     }
 
-    private static func mix(_ hash: UInt64, _ word: some Collection<UInt8>) -> UInt64 {
-        var hash = hash
-        for byte in word {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return hash
-    }
-
-    private static func isRoman(_ word: some Collection<UInt8>) -> Bool {
-        word.count <= 7 && word.allSatisfy { $0 == 0x69 || $0 == 0x76 || $0 == 0x78 }
+    private static func combine(_ hash: UInt64, _ word: UInt64) -> UInt64 {
+        (hash ^ word) &* 0x100_0000_01b3 &+ 0x9e37_79b9
     }
 }
 
@@ -1105,11 +1144,33 @@ struct WordCodes: Sendable {
 
 /// What one merge has read of titles and creators, by their text.
 struct IdentityMemo {
+    /// A title and subtitle, hashed by the title's rough hash (`BookIdentity.roughTitle`, read for
+    /// every record already) rather than by `String` hashing, which normalises Unicode as it goes.
     struct TitleText: Hashable {
+        let rough: UInt64
         let title: String
         let subtitle: String?
+
+        func hash(into hasher: inout Hasher) { hasher.combine(rough) }
+    }
+
+    /// A list of creators' names, hashed by how many there are and each name's length and first
+    /// and last bytes (no `String` hashing); compared in full.
+    struct Names: Hashable {
+        let names: [String]
+
+        init(_ names: [String]) { self.names = names }
+
+        func hash(into hasher: inout Hasher) {
+            var value = UInt64(names.count)
+            for name in names.prefix(4) {
+                let utf8 = name.utf8
+                value = value &* 0x100_0000_01b3 ^ UInt64(utf8.count) << 16 ^ UInt64(utf8.first ?? 0) << 8 ^ UInt64(utf8.last ?? 0)
+            }
+            hasher.combine(value)
+        }
     }
 
     var titles: [TitleText: BookIdentity] = [:]
-    var creators: [[String]: [CreatorKey]] = [:]
+    var creators: [Names: [CreatorKey]] = [:]
 }

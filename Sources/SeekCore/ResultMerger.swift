@@ -78,14 +78,17 @@ public enum ResultMerger {
         func item(_ entry: Entry) -> Item { lists[entry.order].items[entry.index] }
         // Each record's identity in full (title key, creators, numbers) is read only when needed: for
         // records that share a rough title with another source's, or that an identifier would join.
-        var identities = [BookIdentity?](repeating: nil, count: entries.count)
-        var scans = [(isPart: Bool, hasISBN: Bool, language: String?)](repeating: (false, false, nil), count: entries.count)
+        // Read in place (`readIdentity`) and compared where it lies: a copy retains every field.
+        var identities = [BookIdentity](repeating: BookIdentity(), count: entries.count)
+        var identityRead = [Bool](repeating: false, count: entries.count)
+        var scans = [BookIdentity.Scan](repeating: BookIdentity.Scan(), count: entries.count)
+        var roughs = [UInt64](repeating: 0, count: entries.count)
         var memo = IdentityMemo()
-        func identity(_ position: Int) -> BookIdentity {
-            if let known = identities[position] { return known }
-            let read = BookIdentity(item(entries[position]), scan: scans[position], memo: &memo)
-            identities[position] = read
-            return read
+        func readIdentity(_ position: Int) {
+            guard !identityRead[position] else { return }
+            identityRead[position] = true
+            let entry = entries[position]
+            identities[position] = BookIdentity(lists[entry.order].items[entry.index], scan: scans[position], rough: roughs[position], memo: &memo)
         }
         var hasISBN = [Bool](repeating: false, count: entries.count)
 
@@ -98,7 +101,8 @@ public enum ResultMerger {
             guard grouping == .edition else { return false }
             return sets.anyPair(a, b) { x, y in
                 hasISBN[x] && hasISBN[y]
-                    && !item(entries[x]).identifiers.isbn13.contains(where: item(entries[y]).identifiers.isbn13.contains)
+                    && !lists[entries[x].order].items[entries[x].index].identifiers.isbn13
+                        .contains(where: lists[entries[y].order].items[entries[y].index].identifiers.isbn13.contains)
             }
         }
         func join(_ a: Int, _ b: Int, _ reason: Join.Reason) {
@@ -110,30 +114,33 @@ public enum ResultMerger {
         var pending: [IdentityKey] = []
         var blocks = [UInt64: [Int]]()
         for (position, entry) in entries.enumerated() {
-            let record = item(entry)
-            guard record.kind == .book else { continue }
+            // Fields read where they lie (`item(_:)` would copy the whole record).
+            guard lists[entry.order].items[entry.index].kind == .book else { continue }
             // Known before its keys join anything (a part's, below, is not its own).
-            hasISBN[position] = !record.identifiers.isbn13.isEmpty
+            hasISBN[position] = !lists[entry.order].items[entry.index].identifiers.isbn13.isEmpty
             pending.removeAll(keepingCapacity: true)
-            let scan = BookIdentity.scanIdentifiers(record) { key in
+            let scan = BookIdentity.scanIdentifiers(lists[entry.order].items[entry.index]) { key in
                 if grouping == .work || key.namesEdition { pending.append(key) }
             }
             scans[position] = scan
+            let rough = scan.isPart ? 0 : BookIdentity.roughTitle(lists[entry.order].items[entry.index].title)
+            roughs[position] = rough
             for key in pending {
                 guard let other = owner[key] else { owner[key] = position; continue }
-                if entries[other].order != entry.order, sets.find(other) != sets.find(position),
-                   !identity(position).refusesIdentifierJoin(identity(other)) {
-                    join(other, position, .key(key))
-                }
+                guard entries[other].order != entry.order, sets.find(other) != sets.find(position) else { continue }
+                readIdentity(position)
+                readIdentity(other)
+                if !identities[position].refusesIdentifierJoin(identities[other]) { join(other, position, .key(key)) }
             }
             hasISBN[position] = scan.hasISBN
             guard !scan.isPart else { continue }
-            let rough = BookIdentity.roughTitle(record.title)
             if rough != 0 { blocks[rough, default: []].append(position) }
         }
         func compare(_ first: Int, _ second: Int) {
             guard entries[first].order != entries[second].order, sets.find(first) != sets.find(second) else { return }
-            guard let family = identity(first).titleJoin(identity(second), grouping: grouping) else { return }
+            readIdentity(first)
+            readIdentity(second)
+            guard let family = identities[first].titleJoin(identities[second], grouping: grouping) else { return }
             join(first, second, .title(family: family))
         }
         for (_, block) in blocks where block.count > 1 {
@@ -150,10 +157,10 @@ public enum ResultMerger {
             // and records naming no creator against the rest.
             var byFamily = [TitleFamily: [Int]]()
             for position in block {
-                let read = identity(position)
-                for (index, creator) in read.creators.enumerated()
-                where !read.creators[..<index].contains(where: { $0.family == creator.family }) {
-                    byFamily[TitleFamily(title: read.title, family: creator.family), default: []].append(position)
+                readIdentity(position)
+                let creators = identities[position].creators
+                for (index, creator) in creators.enumerated() where !creators[..<index].contains(where: { $0.family == creator.family }) {
+                    byFamily[TitleFamily(title: identities[position].title, family: creator.family), default: []].append(position)
                 }
             }
             for (_, group) in byFamily where group.count > 1 {
@@ -162,7 +169,7 @@ public enum ResultMerger {
                     for second in group.dropFirst(offset + 1) { compare(first, second) }
                 }
             }
-            for position in block where identity(position).creators.isEmpty {
+            for position in block where identities[position].creators.isEmpty {
                 for other in block.prefix(blockLimit) where other != position { compare(min(position, other), max(position, other)) }
             }
         }
@@ -218,7 +225,8 @@ public enum ResultMerger {
                     return key.explanation
                 case .title(let family):
                     let years = [item(entries[join.a]).year, item(entries[join.b]).year].compactMap { $0 }
-                    let title = identity(position).displayTitle
+                    readIdentity(position)
+                    let title = identities[position].displayTitle
                     let year = years.min().map { " / \($0)" } ?? ""
                     return family.isEmpty ? "title+year \(title)\(year)" : "title+creator \(title) / \(family)\(year)"
                 }
@@ -350,7 +358,8 @@ public enum ResultMerger {
         }
         // The title key is read only for a book without an ISBN (what a cursor remembers it by).
         guard !scan.hasISBN else { return }
-        let identity = BookIdentity(item, scan: scan)
+        var memo = IdentityMemo()
+        let identity = BookIdentity(item, scan: scan, rough: 0, memo: &memo)
         guard !identity.title.isEmpty else { return }
         let volumes = identity.volumes.map(String.init).joined(separator: ",")
         let family = identity.creators.first?.family ?? ""
@@ -407,33 +416,63 @@ public enum ResultMerger {
 
     /// Combines items (best-ranked first) under the field policy, noting each field's provider.
     static func combine(best: (Item, String), others: [(Item, String)]) -> (Item, [String: String]) {
+        // By index, best first then the others: no array of every member, no copies of whole records.
         var (item, provider) = best
-        let members = [best] + others
         var provenance = ["title": provider]
-        if item.subtitle == nil, let other = members.first(where: { $0.0.subtitle != nil }) {
-            item.subtitle = other.0.subtitle
-            provenance["subtitle"] = other.1
-        } else if item.subtitle != nil { provenance["subtitle"] = provider }
-        if let most = members.max(by: { $0.0.creators.count < $1.0.creators.count }), most.0.creators.count > item.creators.count {
-            item.creators = most.0.creators
-            provenance["creators"] = most.1
-        } else if !item.creators.isEmpty { provenance["creators"] = provider }
-        if let earliest = members.filter({ $0.0.year != nil }).min(by: { ($0.0.year ?? 0) < ($1.0.year ?? 0) }) {
-            item.year = earliest.0.year
-            provenance["year"] = earliest.1
+        if item.subtitle != nil {
+            provenance["subtitle"] = provider
+        } else if let index = others.firstIndex(where: { $0.0.subtitle != nil }) {
+            item.subtitle = others[index].0.subtitle
+            provenance["subtitle"] = others[index].1
         }
-        if let largest = members.max(by: { largestSize($0.0) < largestSize($1.0) }), largestSize(largest.0) > largestSize(item) {
-            item.images = largest.0.images
-            provenance["image"] = largest.1
-        } else if !item.images.isEmpty { provenance["image"] = provider }
+        // The first record naming the most creators; the best keeps its own on a tie.
+        var most = -1
+        for index in others.indices where others[index].0.creators.count > (most < 0 ? item.creators.count : others[most].0.creators.count) {
+            most = index
+        }
+        if most >= 0 {
+            item.creators = others[most].0.creators
+            provenance["creators"] = others[most].1
+        } else if !item.creators.isEmpty {
+            provenance["creators"] = provider
+        }
+        // The earliest year, the first record giving it.
+        var earliest = item.year.map { (year: $0, provider: provider) }
+        for (other, source) in others {
+            if let year = other.year, year < earliest?.year ?? .max { earliest = (year, source) }
+        }
+        if let earliest {
+            item.year = earliest.year
+            provenance["year"] = earliest.provider
+        }
+        var largest = -1
+        var largestSoFar = largestSize(item)
+        for index in others.indices {
+            let size = largestSize(others[index].0)
+            if size > largestSoFar {
+                largest = index
+                largestSoFar = size
+            }
+        }
+        if largest >= 0 {
+            item.images = others[largest].0.images
+            provenance["image"] = others[largest].1
+        } else if !item.images.isEmpty {
+            provenance["image"] = provider
+        }
         for (other, _) in others {
-            item.identifiers.add(isbns: other.identifiers.isbn13 + other.identifiers.isbn10)
-            item.identifiers.other.merge(other.identifiers.other) { current, _ in current }
+            item.identifiers.add(isbns: other.identifiers.isbn13)
+            item.identifiers.add(isbns: other.identifiers.isbn10)
+            if !other.identifiers.other.isEmpty {
+                item.identifiers.other.merge(other.identifiers.other) { current, _ in current }
+            }
         }
-        if item.address == nil, let other = members.first(where: { $0.0.address != nil }) {
-            item.address = other.0.address
-            provenance["url"] = other.1
-        } else if item.address != nil { provenance["url"] = provider }
+        if item.address != nil {
+            provenance["url"] = provider
+        } else if let index = others.firstIndex(where: { $0.0.address != nil }) {
+            item.address = others[index].0.address
+            provenance["url"] = others[index].1
+        }
         return (item, provenance)
     }
 

@@ -266,4 +266,58 @@ struct IdentityTests {
         let henry = CreatorKey("Henry James"), joyce = CreatorKey("James Joyce")
         #expect(henry.flatMap { mine in joyce.map(mine.agrees) } == false)
     }
+
+    /// Titles of every shape the readings know: brackets, subtitles, volume and series markers, glued
+    /// numbers, Hangul and CJK, ranges, articles, elisions, dashes, generic titles.
+    static let titleShapes: [(String, String?)] = [
+        ("The Lord of the Rings", nil), ("Lord of the Rings, The", nil), ("The Fellowship of the Ring: Being the First Part", nil),
+        ("Harry Potter and the Philosopher's Stone (Harry Potter, #1)", nil), ("해리 포터와 마법사의 돌 1", nil),
+        ("해리포터와 마법사의 돌(Harry Potter and the Sorcerer's Stone)", "양장본 HardCover"), ("제2권 불의 잔", nil),
+        ("ハリー 第2巻", nil), ("三体 上", nil), ("Dune - House Atreides", nil), ("Dune – House Atreides", nil),
+        ("Dune — House Atreides: A Novel", "Book 1"), ("Moby Dick; Or, The Whale", nil), ("L'Étranger", nil), ("l'etranger", nil),
+        ("Poems 1962-2012", nil), ("Chronicles, Books 1–3", nil), ("Harry Potter 1~3권 세트", nil), ("전5권 세트", nil),
+        ("The Story, Vol. IV: A Tale (Book 3)", nil), ("Vol2 of Things", nil), ("Volume 2", nil), ("Part II", nil),
+        ("Book Seventeen", nil), ("Book Seven", nil), ("Harry Potter Boxed Set", nil), ("The Complete Series", nil),
+        ("The Complete Collection (1-7)", nil), ("Selected Works", nil), ("Poems", nil), ("Collected", nil), ("A", nil),
+        ("Rock & Roll #2", nil), ("(Only Brackets)", nil), ("【세트】 토지 1-20", nil), ("토지（전20권）", nil),
+        ("Title：Full-width Colon", nil), ("Crime and Punishment (Penguin Classics)", "A New Translation"),
+        ("Über die Dinge", nil), ("Café Society", nil), ("Ａ Ｗｉｄｅ Ｔｉｔｌｅ", nil), ("", nil), ("   ", nil),
+        ("The Two Towers Vol. 2 (The Lord of the Rings, #2)", "Being the Second Part 2"), ("Tolkien's Letters (Vol 3)", nil),
+    ]
+
+    @Test("reading a title by bytes gives what reading it by words gives", arguments: titleShapes)
+    func titleBytesAgree(title: String, subtitle: String?) {
+        var words = BookIdentity(), bytes = BookIdentity()
+        words.readTitleWords(title, subtitle: subtitle)
+        guard bytes.readTitleBytes(title, subtitle: subtitle) else {
+            // Text the byte reading does not know is read by words (`readTitle` falls back).
+            var read = BookIdentity()
+            read.readTitle(title, subtitle: subtitle)
+            #expect(read.title == words.title && read.volumes == words.volumes)
+            return
+        }
+        #expect(bytes.title == words.title)
+        #expect(bytes.volumes == words.volumes)
+        #expect(bytes.mainSeries == words.mainSeries)
+        #expect(bytes.restSeries == words.restSeries)
+        #expect(bytes.subtitle == words.subtitle)
+        #expect(bytes.boxSet == words.boxSet)
+        #expect(bytes.generic == words.generic)
+        #expect(bytes.titleWordEnds == words.titleWordEnds)
+        #expect(bytes.displayTitle == words.displayTitle)
+    }
+
+    @Test("most titles are read by bytes; other scripts and full-width letters are read by words")
+    func titleBytesCoverage() {
+        func readsByBytes(_ title: String) -> (Bool, String) {
+            var identity = BookIdentity()
+            let read = identity.readTitleBytes(title, subtitle: nil)
+            return (read, identity.displayTitle)
+        }
+        let lord = readsByBytes("The Lord of the Rings")
+        #expect(lord.0 && lord.1 == "lord of the rings")
+        #expect(readsByBytes("해리 포터와 마법사의 돌(Harry Potter)").0)
+        #expect(!readsByBytes("Café Society").0)
+        #expect(!readsByBytes("Ａ Ｗｉｄｅ Ｔｉｔｌｅ").0)
+    }
 }
