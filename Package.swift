@@ -141,7 +141,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            plugins: ["EmbedFiles"]  // SQL/: the migrations and the breaker's and bucket's functions
         ),
         .target(
             name: "OpenLibraryProvider",

@@ -7,22 +7,28 @@ import SeekStore
 /// Circuit breakers in the shared database: a 429 or an open breaker seen by one instance holds for all
 /// until the time it names; failures count across instances and any instance's success resets them;
 /// one trial call after a cool-down, fleet-wide. Each transition is one function call
-/// (`seek_breaker_admit`, `seek_breaker_record`) timed by the database's clock.
+/// (`seek_breaker_admit`, `seek_breaker_record`, SQL/breaker.sql) timed by the database's clock.
 ///
 /// When the database cannot be reached, `fallback` (the instance's own files) decides.
 package struct PostgresBreakerStore: BreakerStore {
     package let database: SharedDatabase
     package let fallback: any BreakerStore
+    /// The time of each call; nil (every instance of seek) the database's clock, one for the fleet.
+    /// Tests step a clock of their own through the cases the embedded store runs.
+    package let clock: ResilienceClock?
 
-    package init(database: SharedDatabase, fallback: any BreakerStore) {
+    package init(database: SharedDatabase, fallback: any BreakerStore, clock: ResilienceClock? = nil) {
         self.database = database
         self.fallback = fallback
+        self.clock = clock
     }
 
     package func admit(_ key: String, policy: BreakerPolicy) async -> BreakerDecision {
         let lease = policy.probeLease.seconds
+        let now = clock?.now().timeIntervalSince1970
         let answer = try? await database.run("ask a breaker") { client in
-            let rows = try await client.query("SELECT out_decision, out_until, out_reason FROM seek_breaker_admit(\(key), \(lease))")
+            let rows = try await client.query(
+                "SELECT out_decision, out_until, out_reason FROM seek_breaker_admit(\(key), \(lease), \(now))")
             for try await row in rows.decode((String, Double?, String?).self) { return row }
             throw StoreError(operation: "ask a breaker", path: database.location, reason: "no answer row")
         }
@@ -52,11 +58,12 @@ package struct PostgresBreakerStore: BreakerStore {
         }
         let (threshold, base, maximum) = (policy.failureThreshold, policy.baseBackoff.seconds, policy.maxBackoff.seconds)
         let (maxRetryAfter, window) = (policy.maxRetryAfter.seconds, policy.failureWindow.seconds)
+        let now = clock?.now().timeIntervalSince1970
         let recorded: Void? = try? await database.run("record a call in a breaker") { [name, cause, retryAfter, retryReason, rateLimited] client in
             try await client.perform(
                 """
                 SELECT seek_breaker_record(\(key), \(name), \(probe), \(cause), \(retryAfter), \(retryReason), \(rateLimited),
-                                           \(threshold), \(base), \(maximum), \(maxRetryAfter), \(window))
+                                           \(threshold), \(base), \(maximum), \(maxRetryAfter), \(window), \(now))
                 """
             )
             return ()
@@ -96,22 +103,28 @@ package struct PostgresBreakerStore: BreakerStore {
 }
 
 /// Rate-limit buckets in the shared database: one budget per provider host for every instance together,
-/// timed by the database's clock (`seek_bucket_reserve`). When the database cannot be reached each
-/// instance spends its own share of the limit (the limit divided by the instances seen lately) in memory.
+/// timed by the database's clock (`seek_bucket_reserve`, SQL/bucket.sql). When the database cannot be
+/// reached each instance spends its own share of the limit (the limit divided by the instances seen
+/// lately) in memory.
 package struct PostgresRateLimitStore: RateLimitStore {
     package let database: SharedDatabase
     package let fallback: any RateLimitStore
+    /// The time of each call; nil (every instance of seek) the database's clock, as for breakers.
+    package let clock: ResilienceClock?
 
-    package init(database: SharedDatabase, fallback: any RateLimitStore = MemoryRateLimitStore()) {
+    package init(database: SharedDatabase, fallback: any RateLimitStore = MemoryRateLimitStore(), clock: ResilienceClock? = nil) {
         self.database = database
         self.fallback = fallback
+        self.clock = clock
     }
 
     package func reserve(_ key: String, limit: RateLimit, maxWait: Double) async -> TokenBucketState.Reservation {
         let (rate, burst) = (limit.ratePerSecond, limit.burst)
         let wait = maxWait.isFinite ? max(0, maxWait) : 86_400
+        let now = clock?.now().timeIntervalSince1970
         let answer = try? await database.run("take a rate-limit token") { client in
-            let rows = try await client.query("SELECT out_granted, out_wait FROM seek_bucket_reserve(\(key), \(rate), \(burst), \(wait))")
+            let rows = try await client.query(
+                "SELECT out_granted, out_wait FROM seek_bucket_reserve(\(key), \(rate), \(burst), \(wait), \(now))")
             for try await row in rows.decode((Bool, Double).self) { return row }
             throw StoreError(operation: "take a rate-limit token", path: database.location, reason: "no answer row")
         }
