@@ -27,10 +27,7 @@ public struct AladinProvider: SearchProvider {
 
     /// A provider calling `baseURL` (which may carry a path, like `/ttb/api`) with `apiKey`; a nil or empty
     /// key leaves it unconfigured (every call throws `.missingKey`).
-    public init(
-        baseURL: URL, apiKey: String?, transport: any HTTPTransport,
-        timeout: Duration = .seconds(10), weight: Double = 1
-    ) {
+    public init(baseURL: URL, apiKey: String?, transport: any HTTPTransport) {
         let key = apiKey?.trimmed()
         let cleanedKey = (key?.isEmpty ?? true) ? nil : key
         self.baseURL = baseURL
@@ -38,21 +35,20 @@ public struct AladinProvider: SearchProvider {
         self.descriptor = ProviderDescriptor(
             id: Self.id, name: "Aladin", kinds: [.book],
             capabilities: [.search, .detail, .image, .trending],
-            paging: .page, needsKey: true, defaultTimeout: timeout, weight: weight, shortcuts: ["al"])
+            paging: .page, needsKey: true, shortcuts: ["al"])
         self.client = ProviderClient(
             provider: Self.id, transport: transport, secrets: cleanedKey.map { [$0] } ?? [], timeout: .seconds(30))
     }
 
     /// Builds the provider from settings: `SEEK_ALADIN_URL` and `SEEK_ALADIN_TTB_KEY`
-    /// (or `providers.aladin.url|ttbKey|timeout|weight` in the config file).
+    /// (or `providers.aladin.url|ttbKey` in the config file). `providers.aladin.timeout|weight` are the
+    /// engine's, read once for every provider (`ProviderTuning`), never here.
     public init(environment: ProviderEnvironment) throws {
         let settings = environment.settings
-        let timeout = try settings.providerTimeout(Self.id) ?? .seconds(10)
         self.init(
             baseURL: try settings.baseURL(Self.urlVariable, provider: Self.id, default: Self.defaultBaseURL),
             apiKey: settings.string(Self.keyVariable, provider: Self.id, key: "ttbKey"),
-            transport: environment.transport, timeout: timeout,
-            weight: settings.number(provider: Self.id, key: "weight") ?? 1)
+            transport: environment.transport)
     }
 
     /// How the composition root builds this provider, and its policy: Aladin states no rate (its daily

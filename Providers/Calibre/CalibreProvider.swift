@@ -25,24 +25,21 @@ public struct CalibreProvider: SearchProvider {
     let index: CalibreIndex?
 
     /// A provider over the library in `root` (nil: skipped), with its index in `indexDirectory`.
-    public init(root: URL?, indexDirectory: URL, timeout: Duration = .seconds(20), weight: Double = Self.defaultWeight) {
+    public init(root: URL?, indexDirectory: URL) {
         self.root = root?.standardizedFileURL
         self.index = root.map { CalibreIndex(library: CalibreLibrary(root: $0), directory: indexDirectory) }
         descriptor = ProviderDescriptor(
             id: Self.id, name: "Your library", kinds: [.book], capabilities: [.search, .detail, .image],
-            paging: .offset, needsKey: true, defaultTimeout: timeout, weight: weight, shortcuts: ["lib"])
+            paging: .offset, needsKey: true, defaultTimeout: .seconds(20), weight: Self.defaultWeight, shortcuts: ["lib"])
     }
 
     /// From settings: `SEEK_CALIBRE_LIBRARY` (or `providers.calibre.library`), the index under the cache
-    /// folder (`SEEK_CACHE_DIR`), `providers.calibre.timeout|weight`.
+    /// folder (`SEEK_CACHE_DIR`). `providers.calibre.timeout|weight` are the engine's (`ProviderTuning`).
     public init(environment: ProviderEnvironment) throws {
         let settings = environment.settings
         let folder = settings.string(Self.libraryVariable, provider: Self.id, key: "library")?.trimmed()
         let root = folder.flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: Self.expandingTilde($0, settings: settings), isDirectory: true) }
-        self.init(
-            root: root, indexDirectory: settings.cacheDirectory.appendingPathComponent("calibre"),
-            timeout: try settings.providerTimeout(Self.id) ?? .seconds(20),
-            weight: settings.number(provider: Self.id, key: "weight") ?? Self.defaultWeight)
+        self.init(root: root, indexDirectory: settings.cacheDirectory.appendingPathComponent("calibre"))
     }
 
     /// How the composition root builds it: no rate limit (it is local) and no demo (`--demo` leaves it as it is).

@@ -36,7 +36,6 @@ public struct CrossrefProvider: SearchProvider {
     /// or `.some(nil)` for none) overrides the announced concurrency.
     public init(
         baseURL: URL, mailto: String? = nil, transport: any HTTPTransport,
-        timeout: Duration = .seconds(10), weight: Double = 1,
         followsAnnouncedRate: Bool = true, concurrency: Int?? = nil
     ) {
         let address = mailto?.trimmed()
@@ -46,14 +45,14 @@ public struct CrossrefProvider: SearchProvider {
         self.pace = CrossrefPace(followsAnnouncedRate: followsAnnouncedRate, concurrency: concurrency)
         self.descriptor = ProviderDescriptor(
             id: Self.id, name: "Crossref", kinds: [.book], capabilities: [.search, .detail],
-            paging: .offset, needsKey: false, defaultTimeout: timeout, weight: weight, shortcuts: ["cr"])
+            paging: .offset, needsKey: false, shortcuts: ["cr"])
         self.client = ProviderClient(
             provider: Self.id, transport: transport, secrets: cleaned.map { [$0] } ?? [], timeout: .seconds(30))
     }
 
     /// Builds the provider from settings: `SEEK_CROSSREF_URL`, `SEEK_CROSSREF_MAILTO` and
-    /// `SEEK_CROSSREF_CONCURRENCY` (a number or `off`), or `providers.crossref.url|mailto|concurrency|timeout|weight`
-    /// in the config file. As with the default rate limit, a stand-in on a loopback host is not held to the
+    /// `SEEK_CROSSREF_CONCURRENCY` (a number or `off`), or `providers.crossref.url|mailto|concurrency` in the
+    /// config file (`providers.crossref.timeout|weight` are the engine's: `ProviderTuning`). As with the default rate limit, a stand-in on a loopback host is not held to the
     /// limits its answers announce unless `SEEK_CROSSREF_RATE_LIMIT` is set; set to `off`, nothing is.
     public init(environment: ProviderEnvironment) throws {
         let settings = environment.settings
@@ -77,9 +76,7 @@ public struct CrossrefProvider: SearchProvider {
         let follows = rate.map { RateLimit.parse($0) != .some(nil) } ?? !loopback
         self.init(
             baseURL: baseURL, mailto: settings.string(Self.mailtoVariable, provider: Self.id, key: "mailto"),
-            transport: environment.transport, timeout: try settings.providerTimeout(Self.id) ?? .seconds(10),
-            weight: settings.number(provider: Self.id, key: "weight") ?? 1, followsAnnouncedRate: follows,
-            concurrency: concurrency)
+            transport: environment.transport, followsAnnouncedRate: follows, concurrency: concurrency)
     }
 
     /// How the composition root builds this provider, and its policy: the public pool's announced limit,

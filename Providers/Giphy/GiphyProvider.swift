@@ -35,10 +35,7 @@ public struct GiphyProvider: SearchProvider {
     private let client: ProviderClient
 
     /// A provider calling `baseURL` with `apiKey`; a nil or empty key leaves it unconfigured (every call throws `.missingKey`).
-    public init(
-        baseURL: URL, apiKey: String?, transport: any HTTPTransport, rating: String? = nil,
-        timeout: Duration = .seconds(10), weight: Double = 1
-    ) {
+    public init(baseURL: URL, apiKey: String?, transport: any HTTPTransport, rating: String? = nil) {
         let key = apiKey?.trimmed()
         let cleanedKey = (key?.isEmpty ?? true) ? nil : key
         let cleanedRating = rating?.trimmed().lowercased()
@@ -48,13 +45,14 @@ public struct GiphyProvider: SearchProvider {
         self.descriptor = ProviderDescriptor(
             id: Self.id, name: "GIPHY", kinds: [.gif],
             capabilities: [.search, .detail, .image, .trending, .suggest],
-            paging: .offset, needsKey: true, defaultTimeout: timeout, weight: weight, shortcuts: ["gif"])
+            paging: .offset, needsKey: true, shortcuts: ["gif"])
         self.client = ProviderClient(
             provider: Self.id, transport: transport, secrets: cleanedKey.map { [$0] } ?? [], timeout: .seconds(30))
     }
 
     /// Builds the provider from settings: `SEEK_GIPHY_URL`, `SEEK_GIPHY_API_KEY`, `SEEK_GIPHY_RATING`
-    /// (or `providers.giphy.url|apiKey|rating|timeout|weight` in the config file).
+    /// (or `providers.giphy.url|apiKey|rating` in the config file). `providers.giphy.timeout|weight` are the
+    /// engine's, read once for every provider (`ProviderTuning`), never here.
     public init(environment: ProviderEnvironment) throws {
         let settings = environment.settings
         let baseURL = try settings.baseURL(Self.urlVariable, provider: Self.id, default: Self.defaultBaseURL)
@@ -64,11 +62,9 @@ public struct GiphyProvider: SearchProvider {
                 .configuration, provider: Self.id,
                 detail: "\(Self.ratingVariable) must be one of \(Self.ratingList) (got \(rating))")
         }
-        let timeout = try settings.providerTimeout(Self.id) ?? .seconds(10)
         self.init(
             baseURL: baseURL, apiKey: settings.string(Self.keyVariable, provider: Self.id, key: "apiKey"),
-            transport: environment.transport, rating: rating, timeout: timeout,
-            weight: settings.number(provider: Self.id, key: "weight") ?? 1)
+            transport: environment.transport, rating: rating)
     }
 
     /// How the composition root builds this provider, and its policy: a beta key has 100 calls an hour;

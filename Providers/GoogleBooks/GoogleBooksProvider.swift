@@ -28,18 +28,11 @@ public struct GoogleBooksProvider: SearchProvider {
 
     /// A provider calling `baseURL` with `apiKey`; a nil or empty key leaves it unconfigured (every call
     /// throws `.missingKey`).
-    public init(
-        baseURL: URL, apiKey: String?, transport: any HTTPTransport,
-        timeout: Duration = .seconds(10), weight: Double = 1
-    ) {
-        self.init(baseURL: baseURL, apiKey: apiKey, transport: transport, timeout: timeout, weight: weight,
-                  dailyReset: GoogleBooksError.nextPacificMidnight)
+    public init(baseURL: URL, apiKey: String?, transport: any HTTPTransport) {
+        self.init(baseURL: baseURL, apiKey: apiKey, transport: transport, dailyReset: GoogleBooksError.nextPacificMidnight)
     }
 
-    init(
-        baseURL: URL, apiKey: String?, transport: any HTTPTransport, timeout: Duration, weight: Double,
-        dailyReset: @escaping @Sendable (Date) -> Date
-    ) {
+    init(baseURL: URL, apiKey: String?, transport: any HTTPTransport, dailyReset: @escaping @Sendable (Date) -> Date) {
         let key = apiKey?.trimmed()
         let cleanedKey = (key?.isEmpty ?? true) ? nil : key
         self.baseURL = baseURL
@@ -47,20 +40,20 @@ public struct GoogleBooksProvider: SearchProvider {
         self.dailyReset = dailyReset
         self.descriptor = ProviderDescriptor(
             id: Self.id, name: "Google Books", kinds: [.book], capabilities: [.search, .detail, .image],
-            paging: .offset, needsKey: true, defaultTimeout: timeout, weight: weight, shortcuts: ["gb"])
+            paging: .offset, needsKey: true, shortcuts: ["gb"])
         self.client = ProviderClient(
             provider: Self.id, transport: transport, secrets: cleanedKey.map { [$0] } ?? [], timeout: .seconds(30))
     }
 
     /// Builds the provider from settings: `SEEK_GOOGLEBOOKS_URL` and `SEEK_GOOGLEBOOKS_API_KEY`
-    /// (or `providers.googlebooks.url|apiKey|timeout|weight` in the config file).
+    /// (or `providers.googlebooks.url|apiKey` in the config file). `providers.googlebooks.timeout|weight`
+    /// are the engine's, read once for every provider (`ProviderTuning`), never here.
     public init(environment: ProviderEnvironment) throws {
         let settings = environment.settings
         self.init(
             baseURL: try settings.baseURL(Self.urlVariable, provider: Self.id, default: Self.defaultBaseURL),
             apiKey: settings.string(Self.keyVariable, provider: Self.id, key: "apiKey"),
-            transport: environment.transport, timeout: try settings.providerTimeout(Self.id) ?? .seconds(10),
-            weight: settings.number(provider: Self.id, key: "weight") ?? 1)
+            transport: environment.transport)
     }
 
     /// How the composition root builds this provider, and its policy: a free key has 1,000 calls a day

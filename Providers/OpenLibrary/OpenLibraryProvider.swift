@@ -47,7 +47,7 @@ public struct OpenLibraryProvider: SearchProvider {
     private let client: ProviderClient
 
     public init(
-        baseURL: URL, coversURL: URL, transport: any HTTPTransport, timeout: Duration = .seconds(10), siteURL: URL? = nil,
+        baseURL: URL, coversURL: URL, transport: any HTTPTransport, siteURL: URL? = nil,
         showsCovers: Bool = true
     ) {
         self.baseURL = baseURL
@@ -55,15 +55,15 @@ public struct OpenLibraryProvider: SearchProvider {
         self.siteURL = siteURL ?? baseURL
         self.showsCovers = showsCovers
         (coverStem, coverQuery) = Self.coverTemplate(coversURL)
-        self.client = ProviderClient(provider: Self.id, transport: transport, timeout: timeout)
+        self.client = ProviderClient(provider: Self.id, transport: transport)
         self.descriptor = ProviderDescriptor(
             id: Self.id, name: "Open Library", kinds: [.book], capabilities: [.search, .detail, .image],
-            paging: .offset, needsKey: false, defaultTimeout: timeout, weight: 1, shortcuts: ["ol"])
+            paging: .offset, needsKey: false, shortcuts: ["ol"])
     }
 
     /// Reads `SEEK_OPENLIBRARY_URL`, `SEEK_OPENLIBRARY_COVERS_URL` (or `none`) and
-    /// `SEEK_OPENLIBRARY_SITE_URL` (environment over config file), and an optional
-    /// `providers.openlibrary.timeout` in seconds from the config file.
+    /// `SEEK_OPENLIBRARY_SITE_URL` (environment over config file). `providers.openlibrary.timeout|weight`
+    /// are the engine's, read once for every provider (`ProviderTuning`), never here.
     public init(environment: ProviderEnvironment) throws {
         let settings = environment.settings
         let base = try settings.baseURL("SEEK_OPENLIBRARY_URL", provider: Self.id, default: Self.defaultBaseURL)
@@ -77,8 +77,7 @@ public struct OpenLibraryProvider: SearchProvider {
         let showsCovers = settings.string(variable, provider: Self.id, key: "coversURL")?.lowercased() != "none"
         let covers = showsCovers ? try own(variable, key: "coversURL", default: Self.defaultCoversURL) : base
         let site = try own("SEEK_OPENLIBRARY_SITE_URL", key: "siteURL", default: base.absoluteString)
-        let timeout = try settings.providerTimeout(Self.id) ?? .seconds(10)
-        self.init(baseURL: base, coversURL: covers, transport: environment.transport, timeout: timeout, siteURL: site, showsCovers: showsCovers)
+        self.init(baseURL: base, coversURL: covers, transport: environment.transport, siteURL: site, showsCovers: showsCovers)
     }
 
     public var endpoint: String { Redaction.redact(url: baseURL) }
@@ -155,6 +154,7 @@ public struct OpenLibraryProvider: SearchProvider {
             throw error(.invalidInput, "'\(id.value)' is not an Open Library work or edition id (OL…W or OL…M)")
         }
         let start = ContinuousClock.now
+        // The deadline the engine runs this call under (it sets it on the call); called alone, the descriptor's.
         let deadline = options.timeout ?? descriptor.defaultTimeout
         let authorsDue = { Self.authorDeadline(start: start, deadline: deadline) }
         switch olid.kind {

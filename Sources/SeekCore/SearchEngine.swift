@@ -248,8 +248,13 @@ public struct SearchEngine: Sendable {
     public func detailAnswer(_ id: ItemID, options: CallOptions = CallOptions()) async throws -> ProviderAnswer<ItemDetail> {
         let provider = try registry.require(id.provider)
         let pipeline = self.pipeline
-        return await Self.call(provider, timeout: timeout(for: provider, override: options.timeout)) { provider in
-            try await pipeline.detail(id, on: provider, options: options)
+        let limit = timeout(for: provider, override: options.timeout)
+        // The call carries the deadline it runs under (a provider that makes several requests shares it out).
+        var deadlined = options
+        deadlined.timeout = limit
+        let call = deadlined
+        return await Self.call(provider, timeout: limit) { provider in
+            try await pipeline.detail(id, on: provider, options: call)
         }
     }
 

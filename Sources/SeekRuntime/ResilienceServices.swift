@@ -98,7 +98,9 @@ public struct ResilienceServices: Sendable {
 
     func breakerPolicy(for provider: any SearchProvider) throws -> BreakerPolicy {
         let id = provider.descriptor.id
-        let lease = Duration.seconds(clamping: max(30, 2 * provider.descriptor.defaultTimeout.seconds.rounded(.up)))
+        // The provider's deadline as the engine has it: the config file's (`ProviderTuning`'s one reader), else the descriptor's.
+        let timeout = try settings.providerTimeout(id) ?? provider.descriptor.defaultTimeout
+        let lease = Duration.seconds(clamping: max(30, 2 * timeout.seconds.rounded(.up)))
         guard let object = settings.file["providers"]?[id]?["breaker"] else { return BreakerPolicy(probeLease: lease) }
         func number(_ key: String, _ range: ClosedRange<Int>, whole: Bool = false) throws -> Double? {
             guard let value = object[key] else { return nil }

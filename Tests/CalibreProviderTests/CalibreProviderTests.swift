@@ -227,7 +227,7 @@ struct CalibreProviderTests {
     func locked() async throws {
         guard let library = try TestLibrary.make([hobbit]) else { return }
         defer { library.remove() }
-        let provider = CalibreProvider(root: library.root, indexDirectory: library.cache, timeout: .seconds(10))
+        let provider = CalibreProvider(root: library.root, indexDirectory: library.cache)
         // Calibre's write transaction: an exclusive lock held while Seek searches.
         var configuration = Configuration()
         configuration.allowsUnsafeTransactions = true  // a transaction left open across calls, as a running Calibre's

@@ -41,7 +41,7 @@ struct GiphyProviderTests {
         }
     }
 
-    @Test("reads the key and rating from the config file's providers.giphy section")
+    @Test("reads the key and rating from the config file's providers.giphy section; its timeout and weight are the engine's")
     func configFileSettings() async throws {
         try await withTransport { transport in
             let file = JSONValue.object([
@@ -53,8 +53,11 @@ struct GiphyProviderTests {
             #expect(provider.isConfigured)
             #expect(provider.rating == "g")
             #expect(provider.endpoint == "https://api.giphy.com")
-            #expect(provider.descriptor.defaultTimeout == .seconds(4))
-            #expect(provider.descriptor.weight == 1.5)
+            // The provider declares its defaults; the engine's tuning, one bounded reader for every provider, applies the file's.
+            #expect(provider.descriptor.defaultTimeout == .seconds(10))
+            #expect(provider.descriptor.weight == 1)
+            let tuning = try ProviderTuning.load(from: Settings(file: file), providers: [GiphyProvider.id])
+            #expect(tuning[GiphyProvider.id] == ProviderTuning(timeout: .seconds(4), weight: 1.5))
         }
     }
 

@@ -134,8 +134,7 @@ struct GoogleBooksProviderTests {
         let transport = AsyncHTTPTransport()
         defer { Task { try? await transport.shutdown(); try? await server.shutdown() } }
         let provider = GoogleBooksProvider(
-            baseURL: server.baseURL, apiKey: fakeKey, transport: transport, timeout: .seconds(10), weight: 1,
-            dailyReset: { _ in reset })
+            baseURL: server.baseURL, apiKey: fakeKey, transport: transport, dailyReset: { _ in reset })
         server.route(volumesPath, .json(#"{"error": {"code": 429, "message": "Quota exceeded for quota metric 'Queries' and limit 'Queries per day' of service 'books.googleapis.com' for consumer 'project_number:624717413613'.", "status": "RESOURCE_EXHAUSTED", "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "RATE_LIMIT_EXCEEDED", "metadata": {"quota_limit_value": "0"}}]}}"#, status: 429))
         let error = try #require(await seekError { _ = try await provider.search(SearchRequest(query: "x")) })
         #expect(ProviderStatus(error: error) == .rateLimited)

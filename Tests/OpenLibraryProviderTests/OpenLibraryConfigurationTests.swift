@@ -53,7 +53,7 @@ struct OpenLibraryConfigurationTests {
         try await transport.shutdown()
     }
 
-    @Test("the config file's url sets the API only, and its timeout the provider's timeout")
+    @Test("the config file's url sets the API only; its timeout is the engine's, not read by the provider")
     func configFile() async throws {
         let transport = AsyncHTTPTransport()
         let file = JSONValue.object(["providers": .object(["openlibrary": .object([
@@ -63,7 +63,8 @@ struct OpenLibraryConfigurationTests {
             environment: ProviderEnvironment(settings: Settings(file: file), transport: transport))
         #expect(provider.baseURL.absoluteString == "http://127.0.0.1:9/mirror")
         #expect(provider.coversURL.absoluteString == "https://covers.openlibrary.org")
-        #expect(provider.descriptor.defaultTimeout == .seconds(4))
+        #expect(provider.descriptor.defaultTimeout == .seconds(10))
+        #expect(try ProviderTuning.load(from: Settings(file: file), providers: [OpenLibraryProvider.id])[OpenLibraryProvider.id]?.timeout == .seconds(4))
         try await transport.shutdown()
     }
 

@@ -15,7 +15,7 @@ func withOpenLibrary<T>(
     let transport = AsyncHTTPTransport()
     let provider = OpenLibraryProvider(
         baseURL: apiPath.isEmpty ? server.baseURL : server.url(apiPath), coversURL: server.url("/covers"),
-        transport: transport, timeout: .seconds(5))
+        transport: transport)
     do {
         let result = try await body(server, provider)
         try await transport.shutdown()

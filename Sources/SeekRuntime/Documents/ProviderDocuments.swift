@@ -27,7 +27,8 @@ public struct ProviderDocument: JSONWritable {
     public let suspendedUntil: String?
     public let suspendedReason: String?
 
-    public init(_ provider: any SearchProvider, suspension: (until: Date, reason: String?)? = nil) {
+    /// `tuning`: the config file's `providers.<id>.timeout|weight`, which the engine applies over the descriptor's.
+    public init(_ provider: any SearchProvider, tuning: ProviderTuning? = nil, suspension: (until: Date, reason: String?)? = nil) {
         let descriptor = provider.descriptor
         id = descriptor.id
         name = descriptor.name
@@ -37,8 +38,8 @@ public struct ProviderDocument: JSONWritable {
         needsKey = descriptor.needsKey
         configured = provider.isConfigured
         endpoint = provider.endpoint
-        timeoutSeconds = descriptor.defaultTimeout.seconds
-        weight = descriptor.weight
+        timeoutSeconds = (tuning?.timeout ?? descriptor.defaultTimeout).seconds
+        weight = tuning?.weight ?? descriptor.weight
         shortcuts = descriptor.shortcuts
         needs = provider.requirements
         missing = provider.missingRequirements.map(\.variable)
