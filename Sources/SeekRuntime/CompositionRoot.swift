@@ -36,11 +36,7 @@ public enum CompositionRoot {
     ] + JSONDeclaredProvider.bundled  // Kakao, Naver, Project Gutenberg: declarations shipped as files (Providers/Declared/Bundled)
         + [CalibreProvider.factory]  // the reader's own library (SEEK_CALIBRE_LIBRARY), last: a tie goes to a remote source
 
-    /// The content ratings a call may ask for before a session is open: those the built-in providers
-    /// declare (`SeekSession.contentRatings` adds those of the providers a session registers).
-    public static let contentRatings: Set<String> = ratings(declaredBy: builtInProviders)
-
-    /// The ratings some provider of `factories` filters by.
+    /// The ratings some provider of `factories` filters by: what a session accepts (`SeekSession.contentRatings`).
     static func ratings(declaredBy factories: [ProviderFactory]) -> Set<String> {
         factories.reduce(into: []) { $0.formUnion($1.contentRatings) }
     }
