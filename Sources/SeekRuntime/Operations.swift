@@ -135,7 +135,8 @@ extension SeekSession {
         // In demo mode an endpoint names the demo server as `demo:`, never its loopback address.
         let demoServer = settings.string(DemoMode.serverVariable)
         for provider in registry.providers {
-            var document = ProviderDocument(provider, suspension: await resilience.suspension(of: provider))
+            var document = ProviderDocument(
+                provider, tuning: engine.tuning[provider.descriptor.id], suspension: await resilience.suspension(of: provider))
             if let demoServer { document.endpoint = document.endpoint.replacingOccurrences(of: demoServer, with: "demo:") }
             documents.append(document)
         }
