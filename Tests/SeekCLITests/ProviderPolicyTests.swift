@@ -19,7 +19,7 @@ private struct SilentProvider: SearchProvider {
         descriptor = ProviderDescriptor(id: id, name: id, kinds: [.book], capabilities: [.search], paging: .page)
     }
 
-    func search(_ request: SearchRequest, options: CallOptions) async throws -> SearchPage { SearchPage(items: []) }
+    func search(_ request: SearchRequest, options: CallOptions) async throws -> SeekCore.SearchPage { SeekCore.SearchPage(items: []) }
     func detail(_ id: ItemID, options: CallOptions) async throws -> ItemDetail { throw SeekError(.notFound, provider: descriptor.id) }
 }
 
@@ -91,6 +91,22 @@ struct ProviderPolicyTests {
         #expect(accepted != nil)
         #expect(refusal?.code == .invalidParameter)
         #expect(refusal?.message.contains("family") == true, "the refusal lists the declared ratings: \(String(describing: refusal))")
+    }
+
+    @Test("seek providers shows the timeout and weight the engine applies: the config file's over the provider's own")
+    func providerDocumentsShowTuning() async throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("seek-tuning-\(UUID().uuidString).json")
+        try Data(#"{"providers": {"giphy": {"timeout": 4, "weight": 1.5}}}"#.utf8).write(to: config)
+        defer { try? FileManager.default.removeItem(at: config) }
+        let session = try await SeekSession.open(settings: try privateSettings(["SEEK_CONFIG": config.path]))
+        let documents = await session.providerDocuments()
+        await session.close()
+        let giphy = try #require(documents.first { $0.id == "giphy" })
+        #expect(giphy.timeoutSeconds == 4)
+        #expect(giphy.weight == 1.5)
+        let openLibrary = try #require(documents.first { $0.id == "openlibrary" })
+        #expect(openLibrary.timeoutSeconds == 10)
+        #expect(openLibrary.weight == 1)
     }
 
     @Test("a rating no provider declares is refused")
