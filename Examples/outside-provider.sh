@@ -73,6 +73,9 @@ let package = Package(
 )
 MANIFEST
 
+# Seek's own pins (its Package.resolved, once it has been built here) as a start, so that its dependencies
+# resolve at the versions this checkout builds with; Seek itself is added by the resolution.
+if [ -f "$repo/Package.resolved" ]; then cp "$repo/Package.resolved" "$package/Package.resolved"; fi
 echo "== outside provider: resolving Seek $version from file://$work/seek.git"
 swift package --package-path "$package" resolve
 grep -q "\"version\" : \"$version\"" "$package/Package.resolved" || {
