@@ -31,7 +31,8 @@ public struct Settings: Sendable {
 
     /// `providers.<id>.timeout`, in seconds from 0 to 3600: the one reader of a provider's deadline in
     /// the config file. Anything else (a string that is not a number, infinity, 1e300) is an error.
-    public func providerTimeout(_ id: String) throws -> Duration? {
+    /// The engine's (`ProviderTuning.load`), not a provider's: a provider declares its default in its descriptor.
+    package func providerTimeout(_ id: String) throws -> Duration? {
         guard let value = file["providers"]?[id]?["timeout"] else { return nil }
         guard let seconds = value.doubleValue, seconds > 0, seconds <= 3600 else {
             throw SeekError(.configuration, provider: id, detail: "providers.\(id).timeout must be a number of seconds between 0 and 3600")
