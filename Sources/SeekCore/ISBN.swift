@@ -63,13 +63,18 @@ public enum ISBN {
     /// Whether `isbn` is thirteen ASCII digits starting 978 or 979 (but not 979-0, the ISMN of printed
     /// music) with a valid check digit.
     public static func isValid13(_ isbn: String) -> Bool {
+        // Read in one pass without an array of digits: a merge checks every ISBN a row unites.
         guard isbn.utf8.count == 13 else { return false }
-        var values: [UInt8] = []
-        for unit in isbn.utf8 {
+        var sum = 0
+        var prefix = 0
+        for (index, unit) in isbn.utf8.enumerated() {
             guard let digit = digit(unit) else { return false }
-            values.append(digit)
+            if index < 4 { prefix = prefix * 10 + Int(digit) }
+            sum += index % 2 == 0 ? Int(digit) : Int(digit) * 3
         }
-        return isValid13(values: values)
+        // 978 or 979, but not 979-0 (the ISMN of printed music).
+        guard (9780...9789).contains(prefix) || (9791...9799).contains(prefix) else { return false }
+        return sum % 10 == 0
     }
 
     /// The ISBN-13 of a valid ISBN-10, or nil.

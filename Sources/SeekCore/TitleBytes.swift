@@ -1,8 +1,9 @@
 /// `BookIdentity.readTitle` over UTF-8 bytes, for titles of ASCII, Hangul syllables and CJK ideographs
 /// (nearly every title the sources give): the same title key, numbers, subtitle and flags as the
-/// reading by words of `String`s, which stays for any other text, without a `String` a word. The words
-/// are folded into one buffer and named by their ranges, and compared by their first 8 bytes packed
-/// into a number (`BookIdentity.code`). `IdentityTests` checks both readings agree.
+/// reading by words of `String`s, which stays for any other text, without a `String` a word. The text
+/// is read where it lies (a `Span` of its UTF-8); its words are folded into one buffer, named by their
+/// ranges, and compared by their first 8 bytes packed into a number (`BookIdentity.code`).
+/// `IdentityTests` checks that both readings agree.
 struct TitleBytes {
     /// One word: its bytes in `bytes`, and `BookIdentity.code` of them (0 for a word over 8 bytes).
     struct Word {
@@ -12,83 +13,98 @@ struct TitleBytes {
         var count: Int { end - start }
     }
 
-    /// Every word's folded bytes, one after another.
+    /// Every word's folded bytes, one after another with nothing between.
     private(set) var bytes: [UInt8] = []
+    /// The words read so far, in order.
+    private(set) var words: [Word] = []
 
-    init() { bytes.reserveCapacity(64) }
+    init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+        words.reserveCapacity(16)
+    }
 
-    /// The folded words of `text` (as `TitleWords.words(of:)`), or nil when `text` has anything but
-    /// ASCII, Hangul syllables, CJK ideographs, a right quotation mark and en and em dashes.
-    mutating func words(of text: ArraySlice<UInt8>) -> [Word]? {
-        var words: [Word] = []
-        var current = WordBuilder(start: bytes.count)
-        var index = text.startIndex
-        while index < text.endIndex {
+    /// Appends the folded words of `text[start..<end]` (as `TitleWords.words(of:)` reads them); false
+    /// when the text has anything but ASCII, Hangul syllables, CJK ideographs, a right quotation mark
+    /// and en and em dashes.
+    mutating func fold(_ text: Span<UInt8>, from start: Int, to end: Int) -> Bool {
+        var wordStart = bytes.count
+        var code: UInt64 = 0
+        var index = start
+        while index < end {
             let byte = text[index]
             index += 1
             switch byte {
-            case 0x61...0x7A, 0x30...0x39: current.append(byte, to: &bytes)
-            case 0x41...0x5A: current.append(byte + 32, to: &bytes)
+            case 0x61...0x7A, 0x30...0x39:
+                bytes.append(byte)
+                code = code << 8 | UInt64(byte)
+            case 0x41...0x5A:
+                bytes.append(byte + 32)
+                code = code << 8 | UInt64(byte + 32)
             case 0x26, 0x23:
                 // "&" is the word "and", "#" a word of its own.
-                current.flush(into: &words, bytes: bytes)
+                flush(from: &wordStart, code: &code)
                 if byte == 0x26 {
-                    current.append(0x61, to: &bytes); current.append(0x6E, to: &bytes); current.append(0x64, to: &bytes)
+                    bytes.append(0x61); bytes.append(0x6E); bytes.append(0x64)
+                    code = 0x61_6E64
                 } else {
-                    current.append(0x23, to: &bytes)
+                    bytes.append(0x23)
+                    code = 0x23
                 }
-                current.flush(into: &words, bytes: bytes)
-            case 0x27: if current.elides(bytes) { current.flush(into: &words, bytes: bytes) }
-            case 0...0x7F: current.flush(into: &words, bytes: bytes)
+                flush(from: &wordStart, code: &code)
+            case 0x27:
+                if elides(from: wordStart, code: code) { flush(from: &wordStart, code: &code) }
+            case 0...0x7F:
+                flush(from: &wordStart, code: &code)
             default:
-                guard let scalar = Self.scalar(text, at: index - 1) else { return nil }
+                guard let scalar = Self.scalar(text, at: index - 1, end: end) else { return false }
                 switch scalar {
                 case .letters:
-                    current.append(byte, to: &bytes); current.append(text[index], to: &bytes); current.append(text[index + 1], to: &bytes)
-                case .apostrophe: if current.elides(bytes) { current.flush(into: &words, bytes: bytes) }
-                case .dash: current.flush(into: &words, bytes: bytes)
-                default: return nil
+                    let second = text[index], third = text[index + 1]
+                    bytes.append(byte); bytes.append(second); bytes.append(third)
+                    code = code << 24 | UInt64(byte) << 16 | UInt64(second) << 8 | UInt64(third)
+                case .apostrophe:
+                    if elides(from: wordStart, code: code) { flush(from: &wordStart, code: &code) }
+                case .dash:
+                    flush(from: &wordStart, code: &code)
+                default:
+                    return false
                 }
                 index += 2
             }
         }
-        current.flush(into: &words, bytes: bytes)
-        return words
+        flush(from: &wordStart, code: &code)
+        return true
     }
 
-    /// The word being read by `words(of:)`.
-    private struct WordBuilder {
-        var start: Int
-        var code: UInt64 = 0
-        var count = 0
+    /// Appends the folded words of `text`, if any.
+    mutating func fold(_ text: String?) -> Bool {
+        guard let text, !text.isEmpty else { return true }
+        let span = text.utf8.span
+        return fold(span, from: 0, to: span.count)
+    }
 
-        mutating func append(_ byte: UInt8, to bytes: inout [UInt8]) {
-            bytes.append(byte)
-            code = code << 8 | UInt64(byte)
-            count += 1
-        }
+    /// Ends the word begun at `start` (if it has bytes) and begins the next.
+    private mutating func flush(from start: inout Int, code: inout UInt64) {
+        let count = bytes.count - start
+        if count > 0 { words.append(Word(start: start, end: bytes.count, code: count <= 8 ? code : 0)) }
+        start = bytes.count
+        code = 0
+    }
 
-        /// Ends the word (if any) and starts the next after it.
-        mutating func flush(into words: inout [Word], bytes: [UInt8]) {
-            if count > 0 { words.append(Word(start: start, end: start + count, code: count <= 8 ? code : 0)) }
-            self = WordBuilder(start: bytes.count)
-        }
-
-        /// `l` or `d` alone, before an apostrophe (`l'`, `d'`).
-        func elides(_ bytes: [UInt8]) -> Bool { count == 1 && (code == 0x6C || code == 0x64) }
+    /// `l` or `d` alone, before an apostrophe (`l'`, `d'`).
+    private func elides(from start: Int, code: UInt64) -> Bool {
+        bytes.count - start == 1 && (code == 0x6C || code == 0x64)
     }
 
     /// The three-byte scalars the byte reading knows.
     enum Scalar { case letters, apostrophe, dash, colon, open, close }
 
-    /// The three-byte scalar at `index` (its lead byte), nil for any other.
-    static func scalar(_ text: ArraySlice<UInt8>, at index: Int) -> Scalar? {
-        guard index + 2 < text.endIndex else { return nil }
+    /// The three-byte scalar whose lead byte is at `index` (within `end`), nil for any other.
+    static func scalar(_ text: Span<UInt8>, at index: Int, end: Int) -> Scalar? {
+        guard index + 2 < end else { return nil }
         let lead = text[index], second = text[index + 1], third = text[index + 2]
-        guard second & 0xC0 == 0x80, third & 0xC0 == 0x80 else { return nil }
-        let value = (UInt32(lead & 0x0F) << 12) | (UInt32(second & 0x3F) << 6) | UInt32(third & 0x3F)
-        guard lead & 0xF0 == 0xE0 else { return nil }
-        switch value {
+        guard lead & 0xF0 == 0xE0, second & 0xC0 == 0x80, third & 0xC0 == 0x80 else { return nil }
+        switch (UInt32(lead & 0x0F) << 12) | (UInt32(second & 0x3F) << 6) | UInt32(third & 0x3F) {
         case 0x4E00...0x9FFF, 0xAC00...0xD7A3: return .letters
         case 0x2019: return .apostrophe
         case 0x2013, 0x2014: return .dash
@@ -99,7 +115,7 @@ struct TitleBytes {
         }
     }
 
-    /// Whether word `word` is the text `literal`.
+    /// Whether `word` is the text `literal`.
     func word(_ word: Word, is literal: StaticString) -> Bool {
         guard word.count == literal.utf8CodeUnitCount else { return false }
         return literal.withUTF8Buffer { literal in
@@ -112,174 +128,187 @@ struct TitleBytes {
         }
     }
 
-    /// The words' bytes one after another, as a `String`.
-    func joined(_ words: some Sequence<Word>) -> String {
+    /// The words at `positions` one after another, as a `String`: words that follow each other are
+    /// one range of `bytes`, copied once.
+    func string(_ positions: [Int]) -> String {
+        guard let first = positions.first, let last = positions.last else { return "" }
+        if last - first == positions.count - 1 {
+            return String(decoding: bytes[words[first].start..<words[last].end], as: UTF8.self)
+        }
         var joined: [UInt8] = []
-        for word in words { joined.append(contentsOf: bytes[word.start..<word.end]) }
+        joined.reserveCapacity(bytes.count)
+        for position in positions { joined.append(contentsOf: bytes[words[position].start..<words[position].end]) }
         return String(decoding: joined, as: UTF8.self)
-    }
-
-    /// Whether every byte of the word is an ASCII digit.
-    func isDigits(_ word: Word) -> Bool {
-        word.count > 0 && bytes[word.start..<word.end].allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
     /// The word's ASCII digits as a number (nil when it has anything else, or over `limit` digits).
     func digits(_ word: Word, limit: Int) -> Int? {
-        guard word.count <= limit, isDigits(word) else { return nil }
-        return bytes[word.start..<word.end].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        guard word.count > 0, word.count <= limit else { return nil }
+        var value = 0
+        for index in word.start..<word.end {
+            let byte = bytes[index]
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        return value
     }
 }
 
 extension BookIdentity {
     /// `readTitle` by bytes; false (and `self` unchanged) when the text is not for `TitleBytes`.
     mutating func readTitleBytes(_ text: String, subtitle: String?) -> Bool {
-        let source = Array(text.utf8)[...]
-        // Brackets out (`bracketsRemoved`): their text goes to `notes`, a closing one leaves a space.
-        // Most titles have none, and are read where they lie.
-        var bare = source
-        var notes: [UInt8] = []
-        var sawText = false
-        if source.contains(where: { $0 == 0x28 || $0 == 0x5B || $0 == 0xEF || $0 == 0xE3 }) {
-            guard let removed = Self.bracketsRemoved(source, notes: &notes, sawText: &sawText) else { return false }
-            bare = removed[...]
+        let source = text.utf8.span
+        var folded = TitleBytes(capacity: source.count + (subtitle?.utf8.count ?? 0) + 8)
+        var mainEnd = 0
+        var comma = false
+        if Self.hasBrackets(source) {
+            // Brackets out (`bracketsRemoved`): their text goes to `notes`, a closing one leaves a space.
+            var notes: [UInt8] = []
+            var sawText = false
+            // A title that is all brackets keeps them as its text: left to the reading by words.
+            guard let bare = Self.bracketsRemoved(source, notes: &notes, sawText: &sawText), sawText else { return false }
+            let span = bare.span
+            guard Self.readMainAndRest(span, into: &folded, comma: &comma, mainEnd: &mainEnd), folded.fold(subtitle) else { return false }
+            let restEnd = folded.words.count
+            guard folded.fold(notes.span, from: 0, to: notes.count) else { return false }
+            readWords(folded, main: 0..<mainEnd, rest: mainEnd..<restEnd, notes: restEnd..<folded.words.count, comma: comma)
         } else {
-            var index = source.startIndex
-            while index < source.endIndex {
-                let byte = source[index]
-                if byte < 0x80 {
-                    if Self.isAlphanumeric(byte) { sawText = true; break }
-                    index += 1
-                    continue
-                }
-                guard let scalar = TitleBytes.scalar(source, at: index) else { return false }
-                if scalar == .letters { sawText = true; break }
-                index += 3
-            }
+            guard Self.readMainAndRest(source, into: &folded, comma: &comma, mainEnd: &mainEnd), folded.fold(subtitle) else { return false }
+            readWords(folded, main: 0..<mainEnd, rest: mainEnd..<folded.words.count, notes: folded.words.count..<folded.words.count, comma: comma)
         }
-        // A title that is all brackets keeps them as its text: left to the reading by words.
-        guard sawText else { return false }
-        // Main title and subtitle (`split`).
-        var main = bare, rest = bare[bare.endIndex...]
+        if !boxSet, Self.mayHaveRange(source), Self.hasRange(source) { boxSet = true }
+        if !boxSet, let subtitle {
+            let span = subtitle.utf8.span
+            if Self.mayHaveRange(span), Self.hasRange(span) { boxSet = true }
+        }
+        return true
+    }
+
+    /// Folds the main title and then its subtitle (`split`: at the first `:`, `;` or `：` after some
+    /// text, or a ` - `, ` ~ ` or en or em dash between spaces); `mainEnd` is the main title's word count.
+    private static func readMainAndRest(_ text: Span<UInt8>, into folded: inout TitleBytes, comma: inout Bool, mainEnd: inout Int) -> Bool {
+        var mainTo = text.count, restFrom = text.count
         var previous: UInt8 = 0x20
         var seenText = false
-        var index = bare.startIndex
-        split: while index < bare.endIndex {
-            let byte = bare[index]
+        var index = 0
+        split: while index < text.count {
+            let byte = text[index]
             if byte < 0x80 {
                 let next = index + 1
                 switch byte {
                 case 0x3A, 0x3B:
-                    if seenText { main = bare[..<index]; rest = bare[next...]; break split }
+                    if seenText { mainTo = index; restFrom = next; break split }
                 case 0x2D, 0x7E:
-                    if seenText, previous == 0x20, next < bare.endIndex, bare[next] == 0x20 {
-                        main = bare[..<index]; rest = bare[next...]; break split
-                    }
+                    if seenText, previous == 0x20, next < text.count, text[next] == 0x20 { mainTo = index; restFrom = next; break split }
+                case 0x2C:
+                    comma = true
                 default:
-                    if Self.isAlphanumeric(byte) { seenText = true }
+                    if isAlphanumeric(byte) { seenText = true }
                 }
                 previous = byte
                 index = next
                 continue
             }
-            let scalar = TitleBytes.scalar(bare, at: index)
             let after = index + 3
-            switch scalar {
+            switch TitleBytes.scalar(text, at: index, end: text.count) {
             case .colon:
-                if seenText { main = bare[..<index]; rest = bare[after...]; break split }
+                if seenText { mainTo = index; restFrom = after; break split }
             case .dash:
-                if seenText, previous == 0x20, after < bare.endIndex, bare[after] == 0x20 {
-                    main = bare[..<index]; rest = bare[after...]; break split
-                }
+                if seenText, previous == 0x20, after < text.count, text[after] == 0x20 { mainTo = index; restFrom = after; break split }
             case .letters:
                 seenText = true
+            case nil:
+                return false
             default:
                 break
             }
             previous = 0x80
             index = after
         }
-        var folded = TitleBytes()
-        guard var words = folded.words(of: main) else { return false }
-        var restWords: [TitleBytes.Word] = []
-        if !rest.isEmpty {
-            guard let read = folded.words(of: rest) else { return false }
-            restWords = read
-        }
-        if let subtitle, !subtitle.isEmpty {
-            guard let read = folded.words(of: Array(subtitle.utf8)[...]) else { return false }
-            restWords += read
-        }
-        var noteWords: [TitleBytes.Word] = []
-        if !notes.isEmpty {
-            guard let read = folded.words(of: notes[...]) else { return false }
-            noteWords = read
-        }
-        if words.count > 1, let first = words.first, Self.articles.contains(first.code) { words.removeFirst() }
-        if words.count > 1, let last = words.last, Self.articles.contains(last.code), main.contains(0x2C) { words.removeLast() }
-        boxSet = Self.isBoxSet(words, in: folded) || Self.isBoxSet(restWords, in: folded) || Self.isBoxSet(noteWords, in: folded)
-            || Self.mayHaveRange(source) && Self.hasRange(source)
-            || (subtitle.map { Self.mayHaveRange($0.utf8) && Self.hasRange(Array($0.utf8)[...]) } ?? false)
-        var kept: [TitleBytes.Word] = []
-        kept.reserveCapacity(words.count)
-        var position = 0
-        while position < words.count {
-            if let (number, kind, length) = Self.number(in: words, at: position, of: folded) {
+        guard folded.fold(text, from: 0, to: mainTo) else { return false }
+        mainEnd = folded.words.count
+        return folded.fold(text, from: restFrom, to: text.count)
+    }
+
+    /// The rest of `readTitleWords` over words already folded: articles, box sets, volume and series
+    /// numbers, the title key and the subtitle's.
+    private mutating func readWords(_ folded: TitleBytes, main all: Range<Int>, rest: Range<Int>, notes: Range<Int>, comma: Bool) {
+        let words = folded.words
+        var main = all
+        if main.count > 1, Self.articles.contains(words[main.lowerBound].code) { main = main.lowerBound + 1..<main.upperBound }
+        // A catalogue's inverted article: `Lord of the Rings, The`.
+        if main.count > 1, Self.articles.contains(words[main.upperBound - 1].code), comma { main = main.lowerBound..<main.upperBound - 1 }
+        boxSet = Self.isBoxSet(main, of: folded) || Self.isBoxSet(rest, of: folded) || Self.isBoxSet(notes, of: folded)
+        var kept: [Int] = []
+        kept.reserveCapacity(main.count)
+        var position = main.lowerBound
+        while position < main.upperBound {
+            if let (number, kind, length) = Self.number(at: position, before: main.upperBound, of: folded) {
                 if kind == .volume { volumes.append(number) } else { mainSeries.append(number) }
                 position += length
                 continue
             }
-            kept.append(words[position])
+            kept.append(position)
             position += 1
         }
-        if kept.count > 1, let last = kept.last, let number = folded.digits(last, limit: 3) { volumes.append(number) }
-        var subtitleWords: [TitleBytes.Word] = []
-        func readRest(_ source: [TitleBytes.Word], isNote: Bool) {
-            var position = 0
-            while position < source.count {
-                if let (number, kind, length) = Self.number(in: source, at: position, of: folded) {
+        // A number ending the main title (`마법사의 돌. 2`) is a volume too, and stays in the key.
+        if kept.count > 1, let last = kept.last, let number = folded.digits(words[last], limit: 3) { volumes.append(number) }
+        var subtitleWords: [Int] = []
+        for (range, isNote) in [(rest, false), (notes, true)] where !range.isEmpty {
+            var position = range.lowerBound
+            while position < range.upperBound {
+                if let (number, kind, length) = Self.number(at: position, before: range.upperBound, of: folded) {
                     if kind == .volume { volumes.append(number) } else { restSeries.append(number) }
                     position += length
                     continue
                 }
-                if !isNote { subtitleWords.append(source[position]) }
+                if !isNote { subtitleWords.append(position) }
                 position += 1
             }
         }
-        if !restWords.isEmpty { readRest(restWords, isNote: false) }
-        if !noteWords.isEmpty { readRest(noteWords, isNote: true) }
-        if subtitleWords.count > 1, let last = subtitleWords.last, let number = folded.digits(last, limit: 3) {
+        if subtitleWords.count > 1, let last = subtitleWords.last, let number = folded.digits(words[last], limit: 3) {
             volumes.append(number)
             subtitleWords.removeLast()
         }
         volumes = Self.sortedUnique(volumes)
         mainSeries = Self.sortedUnique(mainSeries)
         restSeries = Self.sortedUnique(restSeries)
-        if kept.isEmpty { kept = words }
-        title = folded.joined(kept)
+        // A title that is nothing but a volume marker ("Volume 2") keeps its words.
+        if kept.isEmpty { kept = Array(main) }
+        title = folded.string(kept)
         titleWordEnds = []
         titleWordEnds.reserveCapacity(kept.count)
         var end = 0
-        for word in kept {
-            end += word.count
+        for position in kept {
+            end += words[position].count
             titleWordEnds.append(end)
         }
-        self.subtitle = subtitleWords.isEmpty ? "" : folded.joined(subtitleWords)
+        subtitle = folded.string(subtitleWords)
         // Generic titles are short: longer ones are looked up in no set.
         let length = title.utf8.count
-        generic = (length <= 12 && title.unicodeScalars.count <= 3) || (length <= Self.longestGenericTitle && Self.genericTitles.contains(title))
+        generic = (length <= 12 && title.unicodeScalars.count <= 3)
+            || (length <= Self.longestGenericTitle && Self.genericTitles.contains(title))
             || (kept.count == 1 && length <= 12 && Self.genericWords.contains(title))
-        return true
+    }
+
+    /// Whether the text has a bracket `bracketsRemoved` takes out (or a lead byte one may begin with).
+    private static func hasBrackets(_ text: Span<UInt8>) -> Bool {
+        for index in 0..<text.count {
+            let byte = text[index]
+            if byte == 0x28 || byte == 0x5B || byte == 0xEF || byte == 0xE3 { return true }
+        }
+        return false
     }
 
     /// `bracketsRemoved` over bytes: the text outside brackets (a closing one leaves a space), their
     /// text in `notes`; nil for a scalar `TitleBytes` does not know.
-    private static func bracketsRemoved(_ source: ArraySlice<UInt8>, notes: inout [UInt8], sawText: inout Bool) -> [UInt8]? {
+    private static func bracketsRemoved(_ source: Span<UInt8>, notes: inout [UInt8], sawText: inout Bool) -> [UInt8]? {
         var bare: [UInt8] = []
         bare.reserveCapacity(source.count)
+        notes.reserveCapacity(source.count)
         var depth = 0
-        var index = source.startIndex
-        while index < source.endIndex {
+        var index = 0
+        while index < source.count {
             let byte = source[index]
             if byte < 0x80 {
                 index += 1
@@ -300,7 +329,7 @@ extension BookIdentity {
                 }
                 continue
             }
-            guard let scalar = TitleBytes.scalar(source, at: index) else { return nil }
+            guard let scalar = TitleBytes.scalar(source, at: index, end: source.count) else { return nil }
             let second = source[index + 1], third = source[index + 2]
             index += 3
             switch scalar {
@@ -323,18 +352,18 @@ extension BookIdentity {
     }
 
     /// Whether the text has a digit and a dash or tilde (ASCII, or a three-byte one), which a range needs.
-    private static func mayHaveRange(_ text: some Collection<UInt8>) -> Bool {
+    private static func mayHaveRange(_ text: Span<UInt8>) -> Bool {
         var digit = false, dash = false
-        for byte in text {
+        for index in 0..<text.count {
+            let byte = text[index]
             if byte >= 0x30, byte <= 0x39 { digit = true } else if byte == 0x2D || byte == 0x7E || byte == 0xE2 || byte == 0xE3 { dash = true }
             if digit, dash { return true }
         }
         return false
     }
 
-    /// `hasRange` over UTF-8: `1-3`, `1–7`, `1~3권`, numbers under 100.
-    static func hasRange(_ text: ArraySlice<UInt8>) -> Bool {
-        guard text.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+    /// `hasRange` over UTF-8: `1-3`, `1–7`, `1~3권`, `1〜3`, numbers under 100.
+    static func hasRange(_ text: Span<UInt8>) -> Bool {
         var current: Int?
         var lower: Int?
         var afterDash = false
@@ -342,24 +371,23 @@ extension BookIdentity {
             guard afterDash, let lower else { return false }
             return lower < 100 && upper < 100 && lower < upper
         }
-        var index = text.startIndex
-        while index < text.endIndex {
+        var index = 0
+        while index < text.count {
             let byte = text[index]
             if byte >= 0x30, byte <= 0x39 {
                 current = min((current ?? 0) * 10 + Int(byte - 0x30), 999)
                 index += 1
                 continue
             }
-            // One scalar: its bytes (a lead byte says how many).
+            // One scalar: its bytes (its lead byte says how many).
             var length = 1
             if byte >= 0xF0 { length = 4 } else if byte >= 0xE0 { length = 3 } else if byte >= 0xC0 { length = 2 }
-            let end = min(index + length, text.endIndex)
             var dash = byte == 0x2D || byte == 0x7E
-            if length == 3, end - index == 3 {
+            if length == 3, index + 2 < text.count {
                 let second = text[index + 1], third = text[index + 2]
                 dash = (byte == 0xE2 && second == 0x80 && third == 0x93) || (byte == 0xE3 && second == 0x80 && third == 0x9C)
             }
-            index = end
+            index = min(index + length, text.count)
             if let number = current {
                 if closes(number) { return true }
                 afterDash = false
@@ -383,13 +411,13 @@ extension BookIdentity {
         (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
     }
 
-    /// `number(in:at:)` over words in `folded`.
-    private static func number(in words: [TitleBytes.Word], at index: Int, of folded: TitleBytes) -> (Int, NumberKind, Int)? {
-        let word = words[index]
+    /// `number(in:at:)` over the folded words before `end`.
+    private static func number(at index: Int, before end: Int, of folded: TitleBytes) -> (Int, NumberKind, Int)? {
+        let word = folded.words[index]
         // A glued number ends in a digit (`vol2`) or is not ASCII (`2권`, `상`).
         let last = folded.bytes[word.end - 1]
         if last >= 0x80 || (last >= 0x30 && last <= 0x39), let glued = gluedNumber(word, of: folded) { return glued }
-        guard word.count <= 8 else { return nil }
+        guard word.code != 0 else { return nil }
         let kind: NumberKind
         if volumeMarkers.contains(word.code) {
             kind = .volume
@@ -398,15 +426,16 @@ extension BookIdentity {
         } else {
             return nil
         }
-        guard index + 1 < words.count, let number = value(of: words[index + 1], of: folded) else { return nil }
+        guard index + 1 < end, let number = value(of: folded.words[index + 1], of: folded) else { return nil }
         return (number, kind, 2)
     }
 
-    /// `gluedNumber` over a word in `folded`.
+    /// `gluedNumber` over a folded word.
     private static func gluedNumber(_ word: TitleBytes.Word, of folded: TitleBytes) -> (Int, NumberKind, Int)? {
         let bytes = folded.bytes[word.start..<word.end]
         guard let first = bytes.first else { return nil }
         if bytes.allSatisfy({ $0 < 0x80 }) {
+            // `vol2`, `v2`, `no2`, `pt2`, `bk2`: ASCII letters then digits.
             guard first == 0x76 || first == 0x6E || first == 0x70 || first == 0x62 else { return nil }
             var letters: UInt64 = 0
             var number = 0
@@ -424,8 +453,8 @@ extension BookIdentity {
             }
             guard digits > 0 else { return nil }
             switch letters {
-            case code("vol"), code("v"), code("pt"): return (number, .volume, 1)
-            case code("no"), code("bk"): return (number, .series, 1)
+            case 0x76_6F6C, 0x76, 0x70_74: return (number, .volume, 1)  // vol, v, pt
+            case 0x6E_6F, 0x62_6B: return (number, .series, 1)  // no, bk
             default: return nil
             }
         }
@@ -445,13 +474,13 @@ extension BookIdentity {
         return (digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }, .volume, 1)
     }
 
-    /// `value(of:)` over a word in `folded`.
+    /// `value(of:)` over a folded word: digits, an English number word, a Roman numeral under 40.
     private static func value(of word: TitleBytes.Word, of folded: TitleBytes) -> Int? {
-        if folded.isDigits(word) { return folded.digits(word, limit: 6) }
+        let bytes = folded.bytes[word.start..<word.end]
+        if bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return folded.digits(word, limit: 6) }
         if word.code != 0, let number = numberCodeValues[word.code] { return number }
         if word.code == 0, folded.word(word, is: "seventeen") { return 17 }
-        let bytes = folded.bytes[word.start..<word.end]
-        guard !bytes.isEmpty, bytes.count <= 7 else { return nil }
+        guard bytes.count <= 7 else { return nil }
         var total = 0
         var previous = 0
         for byte in bytes.reversed() {
@@ -467,10 +496,11 @@ extension BookIdentity {
         return total > 0 && total < 40 ? total : nil
     }
 
-    /// `isBoxSet` over words in `folded`.
-    private static func isBoxSet(_ words: [TitleBytes.Word], in folded: TitleBytes) -> Bool {
+    /// `isBoxSet` over the folded words in `range`.
+    private static func isBoxSet(_ range: Range<Int>, of folded: TitleBytes) -> Bool {
         var previous: UInt64 = 0
-        for word in words {
+        for index in range {
+            let word = folded.words[index]
             if word.code == 0 {
                 if longBoxWordList.contains(where: { folded.word(word, is: $0) }) { return true }
             } else if boxWords.contains(word.code) {
@@ -482,7 +512,8 @@ extension BookIdentity {
             }
             // `전5권`: complete in five volumes.
             if word.count > 6, folded.bytes[word.start] == 0xEC,
-               code(bytes: folded.bytes[word.start..<word.start + 3]) == code("전"), code(bytes: folded.bytes[word.end - 3..<word.end]) == code("권") {
+               code(bytes: folded.bytes[word.start..<word.start + 3]) == completeInCode,
+               code(bytes: folded.bytes[word.end - 3..<word.end]) == volumeSuffixCode {
                 return true
             }
             previous = word.code
@@ -496,4 +527,5 @@ extension BookIdentity {
         numberWords.compactMap { word, value in word.utf8.count <= 8 ? (code(word), value) : nil }, uniquingKeysWith: { first, _ in first })
     private static let ordinalPrefixes = codes(["제", "第"])
     private static let cjkVolumeSuffixCodes = codes(cjkVolumeSuffixes.map { String($0) })
+    private static let completeInCode = code("전"), volumeSuffixCode = code("권")
 }
