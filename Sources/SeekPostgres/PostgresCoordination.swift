@@ -72,8 +72,9 @@ package struct PostgresBreakerStore: BreakerStore {
     }
 
     package func state(_ key: String) async -> BreakerState {
-        let row: (Int, Double?, Double?, String?, Double?)??
-        row = try? await database.run("read a breaker") { client in
+        // The rows found, none or one: `try?` would flatten an optional row into "no answer".
+        let rows: [(Int, Double?, Double?, String?, Double?)]?
+        rows = try? await database.run("read a breaker") { client in
             let rows = try await client.query(
                 """
                 SELECT consecutive_failures, extract(epoch FROM open_until)::double precision,
@@ -81,12 +82,13 @@ package struct PostgresBreakerStore: BreakerStore {
                        extract(epoch FROM last_failure_at)::double precision
                 FROM seek_breaker WHERE key = \(key)
                 """)
-            for try await row in rows.decode((Int, Double?, Double?, String?, Double?).self) { return Optional(row) }
-            return nil
+            var found: [(Int, Double?, Double?, String?, Double?)] = []
+            for try await row in rows.decode((Int, Double?, Double?, String?, Double?).self) { found.append(row) }
+            return found
         }
-        // No answer: the instance's own state; no row: a closed breaker.
-        guard let row else { return await fallback.state(key) }
-        guard let (failures, openUntil, probe, reason, lastFailure) = row else { return BreakerState() }
+        // No answer: the instance's own state; no row: a closed breaker (a success deletes the row).
+        guard let rows else { return await fallback.state(key) }
+        guard let (failures, openUntil, probe, reason, lastFailure) = rows.first else { return BreakerState() }
         return BreakerState(
             consecutiveFailures: failures, openUntil: openUntil.map(Date.init(timeIntervalSince1970:)),
             probeStartedAt: probe.map(Date.init(timeIntervalSince1970:)), reason: reason,
