@@ -73,15 +73,15 @@ public struct ResilienceMiddleware: ProviderMiddleware {
         switch error.kind {
         case .network, .timeout, .undecodable, .bodyTooLarge:
             return .failure(reason: reason, retryAfter: nil, rateLimited: false)
-        case .httpStatus(let code) where code >= 500:
-            return .failure(reason: reason, retryAfter: code == 503 ? retryAfter : nil, rateLimited: false)
-        case .rateLimited(let seconds):
+        case .httpStatus where (error.kind.statusCode ?? 0) >= 500:
+            return .failure(reason: reason, retryAfter: error.kind.statusCode == 503 ? retryAfter : nil, rateLimited: false)
+        case .rateLimited:
             // seek's own limiter refusing is not the service failing.
             if error.throttledLocally { return .neutral }
-            return .failure(reason: "rate limited", retryAfter: retryAfter ?? seconds, rateLimited: true)
+            return .failure(reason: "rate limited", retryAfter: retryAfter ?? error.kind.retryAfterSeconds, rateLimited: true)
         case .httpStatus, .notFound, .unauthorized:
             return .success
-        case .missingKey, .unsupported, .invalidInput, .suspended, .cancelled, .notRegistered, .configuration:
+        default:  // .missingKey, .unsupported, .invalidInput, .suspended, .cancelled, .notRegistered, .configuration
             return .neutral
         }
     }

@@ -168,7 +168,7 @@ public struct CachingMiddleware: ProviderMiddleware {
         switch failure.kind {
         case .network, .timeout, .httpStatus, .rateLimited, .unauthorized, .undecodable, .bodyTooLarge, .suspended:
             return true
-        case .missingKey, .notFound, .unsupported, .invalidInput, .cancelled, .notRegistered, .configuration:
+        default:  // .missingKey, .notFound, .unsupported, .invalidInput, .cancelled, .notRegistered, .configuration
             return false
         }
     }

@@ -49,7 +49,7 @@ package struct APIError: HTTPResponseError, CustomStringConvertible {
         case .network, .httpStatus, .undecodable, .bodyTooLarge:
             return APIError(.badGateway, code: "provider_error", message: message)
         case .cancelled: return APIError(.serviceUnavailable, code: "cancelled", message: message)
-        case .configuration, .notRegistered: return APIError(.internalServerError, code: "internal", message: "internal error")
+        default: return APIError(.internalServerError, code: "internal", message: "internal error")  // .configuration, .notRegistered
         }
     }
 }

@@ -147,7 +147,7 @@ struct NaverDeclarationTests {
             #expect(found.description.contains(words), "\(found)")
             if file.hasPrefix("error_010") {
                 // The daily quota: rate limited until midnight in Korea, not retried before.
-                guard case .rateLimited(let seconds?) = found.kind else { Issue.record("no retry time: \(found)"); continue }
+                guard case .rateLimited = found.kind, let seconds = found.kind.retryAfterSeconds else { Issue.record("no retry time: \(found)"); continue }
                 #expect(seconds > 0 && seconds <= 86_400)
                 #expect(found.retryAfter.map { $0.timeIntervalSinceNow > 0 } == true)
                 #expect(found.description.contains("the quota resets at"))

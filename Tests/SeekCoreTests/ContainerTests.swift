@@ -24,7 +24,7 @@ struct ContainerTests {
         #expect {
             try container.resolve(CounterKey.self)
         } throws: { error in
-            guard let seek = error as? SeekError, case .notRegistered(let key) = seek.kind else { return false }
+            guard let seek = error as? SeekError, case .notRegistered = seek.kind, let key = seek.kind.key else { return false }
             return key.contains("CounterKey") && seek.description.contains("CounterKey")
         }
     }

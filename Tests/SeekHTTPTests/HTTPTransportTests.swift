@@ -55,7 +55,7 @@ struct HTTPTransportTests {
             let name: String? = switch error?.kind {
             case .notFound: "notFound"
             case .unauthorized: "unauthorized"
-            case .httpStatus(let code) where code == status: "httpStatus"
+            case .some(.httpStatus) where error?.kind.statusCode == status: "httpStatus"
             default: nil
             }
             #expect(name == expected)

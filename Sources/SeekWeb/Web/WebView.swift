@@ -53,7 +53,7 @@ enum WebView {
 
     /// A source's name as the reader's language writes it (`sourceNames` of the strings), else its own.
     static func name(_ provider: String, session: SeekSession, strings: WebStrings? = nil) -> String {
-        strings?.sourceNames[provider] ?? session.registry.provider(provider)?.descriptor.name ?? provider
+        strings?.sourceNames[provider] ?? session.descriptor(of: provider)?.name ?? provider
     }
 
     /// One result as the `result` partial shows it; its link names the other sources (`also=`).
@@ -127,8 +127,7 @@ enum WebView {
         var until: Any = false
         var untilText: Any = false
         let back = suspensions[outcome.provider] ?? outcome.error.flatMap { error -> Date? in
-            if case .suspended(let until) = error.kind { return until }
-            return nil
+            error.kind.until
         }
         if outcome.status == .suspended, let back {
             until = back.formatted(.iso8601)
@@ -167,17 +166,18 @@ enum WebView {
             let key = kinds == [.book] ? "wordsNotFoundBook" : kinds == [.gif] ? "wordsNotFoundGIF" : "wordsNotFound"
             return strings.format(key, name)
         case .rateLimited: return strings.format("wordsRateLimited", name)
-        case .suspended(let until): return strings.format("wordsSuspended", name, clock(until))
+        case .suspended:
+            return error.kind.until.map { strings.format("wordsSuspended", name, clock($0)) } ?? strings.format("wordsSuspendedSoon", name)
         case .timeout: return strings.format("wordsTimeout", name)
         case .network: return strings.format("wordsNetwork", name)
-        case .httpStatus(let code) where code >= 500: return strings.format("wordsServer", name)
+        case .httpStatus where (error.kind.statusCode ?? 0) >= 500: return strings.format("wordsServer", name)
         case .httpStatus, .undecodable, .bodyTooLarge: return strings.format("wordsUnreadable", name)
         case .unauthorized: return strings.format("wordsUnauthorized", name)
         case .missingKey: return strings.format("wordsSkipped", name)
         case .unsupported: return strings.format("wordsUnsupported", name)
         case .cancelled: return strings["wordsCancelled"]
         case .invalidInput: return strings["wordsInvalid"]
-        case .configuration, .notRegistered: return strings.format("wordsBroken", name)
+        default: return strings.format("wordsBroken", name)  // .configuration, .notRegistered
         }
     }
 
