@@ -3,21 +3,6 @@ import SeekCore
 import SeekKit
 import SeekStore
 
-/// Why the session refused a request, as every host reports it: the API's `error.code`, the MCP
-/// result's text, the CLI's exit 64. The raw values are the API's stable codes.
-public enum RequestErrorCode: String, Sendable, Hashable, CaseIterable {
-    /// A required value is absent or empty (the query, the suggestion prefix).
-    case missingParameter = "missing_parameter"
-    /// A value out of its bounds or not one of its choices (limit, page, rating, …).
-    case invalidParameter = "invalid_parameter"
-    /// A provider id no provider of this session has.
-    case unknownProvider = "unknown_provider"
-    /// A cursor token this session did not hand out, or one seek could not have made.
-    case invalidCursor = "invalid_cursor"
-    /// An item id that is not `PROVIDER:ID`.
-    case invalidID = "invalid_id"
-}
-
 /// The session's refusal of a request: its code and what was wrong, in words naming the value.
 /// Every host renders it in its own syntax; none of them decides what is valid.
 public struct RequestError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -95,7 +95,7 @@ struct WebRoutes: Sendable {
         case .invalidCursor: strings["requestCursor"]
         case .unknownProvider: strings["requestProvider"]
         case .invalidID: strings["requestID"]
-        case .invalidParameter: strings["requestInvalid"]
+        default: strings["requestInvalid"]  // .invalidParameter
         }
     }
 
