@@ -43,10 +43,9 @@ package enum ExitStatus {
     static let noneAnswered: Int32 = 4
     static let usage: Int32 = 64
 
-    /// 0 when every counted outcome answered, 3 when some did, 4 when none did.
-    static func forOutcomes(_ outcomes: [ProviderOutcome]) -> Int32 {
-        // The outcomes given are the ones that count: every one of them is weighed.
-        switch CallVerdict(outcomes, explicit: true) {
+    /// 0 when every provider that counts answered, 3 when some did, 4 when none did (the session's verdict).
+    static func of(_ verdict: CallVerdict) -> Int32 {
+        switch verdict {
         case .allAnswered: return success
         case .someFailed: return someFailed
         case .noneAnswered: return noneAnswered

@@ -11,11 +11,7 @@ package struct CommandContext: Sendable {
     /// The demo server, with `--demo` (its `sampleQueries` for a host's banner); nil otherwise.
     package let demo: DemoMode?
 
-    var registry: ProviderRegistry { core.registry }
-    var engine: SearchEngine { core.engine }
     var settings: Settings { core.settings }
-    var userState: UserState { core.userState }
-    var resilience: ResilienceServices { core.resilience }
 
     /// Opens a session from the current context (with the demo server's settings when `demo` is
     /// set), runs `body`, and closes the session whatever `body` did.

@@ -18,7 +18,7 @@ package struct SeekMCPServer: Sendable {
     ///   result (a history that cannot be written); the CLI sends it to stderr.
     package init(session: SeekSession, diagnostics: @escaping @Sendable (String) -> Void = { _ in }) {
         self.session = session
-        let tools = ToolCatalog.tools(providerIDs: session.registry.ids)
+        let tools = ToolCatalog.tools(providerIDs: session.providerIDs)
         self.tools = tools
         calls = ToolCalls(session: session, tools: Dictionary(tools.map { ($0.name, $0) }) { first, _ in first }, diagnostics: diagnostics)
         resources = UserStateResources(session: session)
@@ -79,14 +79,13 @@ struct UserStateResources: Sendable {
     ]
 
     func read(_ uri: String) async throws -> Resource.Content {
-        let state = session.userState
         let text: String
         do {
             switch uri {
             case Self.favorites:
-                text = JSONText.pretty(EntriesDocument(entries: try await state.favorites.all().map(FavoriteDocument.init)))
+                text = JSONText.pretty(EntriesDocument(entries: try await session.favorites(of: .instanceOwner).map(FavoriteDocument.init)))
             case Self.history:
-                text = JSONText.pretty(EntriesDocument(entries: try await state.history.entries().map(HistoryDocument.init)))
+                text = JSONText.pretty(EntriesDocument(entries: try await session.history(of: .instanceOwner).map(HistoryDocument.init)))
             default:
                 // MCP's "resource not found".
                 throw MCPError.serverError(code: -32002, message: "resource not found: \(uri) (resources: \(Self.favorites), \(Self.history))")

@@ -48,16 +48,17 @@ struct ToolCalls: Sendable {
             cursor: try arguments.string("cursor"), ranking: try arguments.ranking(), explain: try arguments.flag("explain"),
             language: try arguments.string("language"), group: try arguments.grouping())
         let answer = try await session.search(request)
-        try Self.requireAnswer(answer.result.outcomes, explicit: answer.selection.explicit)
+        try Self.requireAnswer(answer.verdict, counted: answer.counted)
         return try Self.success(SearchDocument(answer.result), text: TextSummaries.search(answer.result, includeQuery: true))
     }
 
     /// `seek detail ID --format json`.
     private func detail(_ arguments: ToolArguments) async throws -> CallTool.Result {
-        let (id, options) = try session.checked(ItemQuery(try arguments.requiredString("id")))
+        let request = ItemQuery(try arguments.requiredString("id"))
+        let id = try session.checked(request).id
         let answer: ProviderAnswer<ItemDetail>
         do {
-            answer = try await session.engine.detailAnswer(id, options: options)
+            answer = try await session.detail(request).answer
         } catch {
             throw unavailable(SeekError.wrap(error, provider: id.provider))
         }
@@ -80,16 +81,16 @@ struct ToolCalls: Sendable {
     private func trending(_ arguments: ToolArguments) async throws -> CallTool.Result {
         let answer = try await session.trending(FanOutQuery(providers: try arguments.providers(), limit: try arguments.integer("limit")))
         let result = answer.result
-        try Self.requireAnswer(result.outcomes, explicit: answer.selection.explicit)
+        try Self.requireAnswer(answer.verdict, counted: answer.counted)
         return try Self.success(SearchDocument(result, includeQuery: false), text: TextSummaries.search(result, includeQuery: false))
     }
 
     /// `seek suggest PREFIX --format json`.
     private func suggest(_ arguments: ToolArguments) async throws -> CallTool.Result {
         let request = FanOutQuery(text: try arguments.requiredString("prefix"), providers: try arguments.providers())
-        let (answer, selection) = try await session.suggest(request)
+        let (answer, _) = try await session.suggest(request)
         let document = SuggestDocument(prefix: answer.prefix, suggestions: answer.suggestions, outcomes: answer.outcomes)
-        try Self.requireAnswer(document.outcomes, explicit: selection.explicit)
+        try Self.requireAnswer(answer.verdict, counted: answer.counted)
         return try Self.success(document, text: TextSummaries.suggest(document))
     }
 
@@ -149,11 +150,10 @@ struct ToolCalls: Sendable {
         }
     }
 
-    /// Fails when none of the outcomes that count answered (the CLI's exit 4), naming each provider
-    /// and its cause; some failing (exit 3) is a normal result whose document lists them.
-    static func requireAnswer(_ outcomes: [ProviderOutcome], explicit: Bool) throws(ToolFailure) {
-        guard CallVerdict(outcomes, explicit: explicit) == .noneAnswered else { return }
-        let counted = CallVerdict.counted(outcomes, explicit: explicit)
+    /// Fails when the session's verdict is that no provider answered (the CLI's exit 4), naming each
+    /// provider that counted and its cause; some failing (exit 3) is a normal result whose document lists them.
+    static func requireAnswer(_ verdict: CallVerdict, counted: [ProviderOutcome]) throws(ToolFailure) {
+        guard verdict == .noneAnswered else { return }
         let causes = counted.map { "\($0.provider): \($0.status.rawValue): \($0.error?.cause ?? $0.status.rawValue)" }
         throw .failed("no provider answered: " + causes.joined(separator: "; "))
     }

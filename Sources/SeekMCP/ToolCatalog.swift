@@ -26,7 +26,7 @@ enum ToolCatalog {
         ]
         let limit: Value = [
             "type": "integer", "minimum": .int(SeekSession.resultLimits.lowerBound),
-            "maximum": .int(SeekSession.resultLimits.upperBound), "default": 20,
+            "maximum": .int(SeekSession.resultLimits.upperBound), "default": .int(SeekSession.defaultLimit),
             "description": "Results per provider.",
         ]
         let itemID: Value = [

@@ -71,10 +71,17 @@ public struct CheckedSearch: Sendable {
     public var owner: StateOwner?
 }
 
-/// A search answered: the merged result and the providers it was asked of.
+/// A search answered: the merged result, the providers it was asked of, and the verdict over them.
 public struct SearchAnswer: Sendable {
     public var result: SearchResult
     public var selection: ProviderSelection
+
+    /// Whether every provider that counts answered, some did or none did (the CLI's exit code, the
+    /// MCP result's `isError`, the web page's notice).
+    public var verdict: CallVerdict { CallVerdict(result.outcomes, explicit: selection.explicit) }
+    /// The outcomes that count towards `verdict` (a provider skipped for want of a key counts only
+    /// when the caller chose it).
+    public var counted: [ProviderOutcome] { CallVerdict.counted(result.outcomes, explicit: selection.explicit) }
 }
 
 /// A fan-out without a query (trending) or with a prefix (suggest), as a host asks it.
@@ -204,7 +211,7 @@ extension SeekSession {
         return ProviderSelection(ids: ids.isEmpty ? nil : ids, explicit: !ids.isEmpty)
     }
 
-    private func unknownProvider(_ id: String) -> RequestError {
+    func unknownProvider(_ id: String) -> RequestError {
         RequestError(.unknownProvider, "unknown provider '\(id.prefix(100))' (known: \(registry.ids.joined(separator: ", ")))")
     }
 
@@ -285,6 +292,15 @@ extension SeekSession {
         _ request: SearchQuery, onBatch: @escaping @Sendable (ProviderBatch) async -> Void = { _ in }
     ) async throws -> SearchAnswer {
         try await search(try await check(request), onBatch: onBatch)
+    }
+
+    /// Checks `request`, runs it, then `render`s the answer while its owner's history records it
+    /// (once): a host's whole search in one call.
+    public func search<Rendered: Sendable>(
+        _ request: SearchQuery, onBatch: @escaping @Sendable (ProviderBatch) async -> Void = { _ in },
+        render: @Sendable (SearchAnswer) async throws -> Rendered
+    ) async throws -> Rendered {
+        try await search(try await check(request), onBatch: onBatch, render: render)
     }
 
     /// Runs a checked search and records it in its owner's history (once).

@@ -101,19 +101,13 @@ struct APIRoutes: Sendable {
     func document(_ result: SearchResult) async -> SearchDocument {
         SearchDocument(
             query: result.query, page: result.page, results: result.results, outcomes: result.outcomes,
-            next: await token(for: result.next), explain: result.explain)
-    }
-
-    /// The short token of `cursor`, kept where every instance can read it.
-    func token(for cursor: SearchCursor?) async -> String? {
-        guard let cursor else { return nil }
-        return await session.userState.cursors.token(for: cursor)
+            next: await session.token(for: result.next), explain: result.explain)
     }
 
     var search: Handler {
         { request, context in
             // The document (its cursor kept, its JSON written) is written while the history records the search.
-            try await session.search(try await checkedSearch(request, context)) { answer in
+            try await session.search(try Parameters(request).searchQuery(owner: context.owner)) { answer in
                 APIResponse.json(await document(answer.result))
             }
         }
@@ -126,8 +120,7 @@ struct APIRoutes: Sendable {
             let checked = try await checkedSearch(request, context)
             let options = checked.options
             let session = session
-            let engine = session.engine
-            let weights = Dictionary(engine.registry.providers.map { ($0.descriptor.id, engine.weight(for: $0)) }) { first, _ in first }
+            let weights = session.providerWeights
             let body = ResponseBody { writer in
                 let (lines, sink) = AsyncStream.makeStream(of: String.self)
                 try await withThrowingTaskGroup(of: Void.self) { group in

@@ -25,7 +25,7 @@ struct CacheCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandContext.with { session in
-                let statistics = try session.core.imageStore.statistics()
+                let statistics = try session.core.imageCacheStatistics()
                 if format == .json {
                     session.context.out(JSONText.pretty(CacheStatsDocument(statistics)))
                 } else {
@@ -40,9 +40,8 @@ struct CacheCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandContext.with { session in
-                let cache = try session.core.imageStore
-                let report = try cache.removeAll()
-                let place = cache.statistics().directory.map { " from \($0)" } ?? ""
+                let (report, directory) = try session.core.clearImageCache()
+                let place = directory.map { " from \($0)" } ?? ""
                 session.context.out("Removed \(CacheText.images(report.evicted)) (\(CacheText.bytes(report.freedBytes)))\(place).")
             }
         }
@@ -55,7 +54,7 @@ struct CacheCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandContext.with { session in
-                let report = try session.core.imageStore.prune()
+                let report = try session.core.pruneImageCache()
                 session.context.out(
                     "Pruned \(report.expired) expired, \(report.corrupt) damaged, \(report.evicted) over the size limit, "
                         + "\(report.temporary) leftover temporary files; freed \(CacheText.bytes(report.freedBytes)). "

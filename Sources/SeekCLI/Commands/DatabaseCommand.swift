@@ -23,10 +23,10 @@ struct DatabaseCommand: AsyncParsableCommand {
 
         func run() async throws {
             let path = self.path
-            try await FavoritesCommand.withUserState { session, state in
+            try await FavoritesCommand.withUserState { session in
                 let report: ImportReport
                 do {
-                    report = try await state.importEmbedded(from: path, settings: session.settings)
+                    report = try await session.core.importEmbedded(from: path)
                 } catch let error as SeekError {
                     throw CLIError.configuration(error)
                 }

@@ -15,12 +15,11 @@ struct FavoritesCommand: AsyncParsableCommand {
 
     /// Runs `body` in a session, turning a user-state failure into `seek: …` and exit 1.
     static func withUserState(
-        _ body: @escaping @Sendable (CommandContext, UserState) async throws -> Int32
+        _ body: @escaping @Sendable (CommandContext) async throws -> Int32
     ) async throws {
         let code = try await CommandContext.with { session in
-            let state = session.userState
             do {
-                return try await body(session, state)
+                return try await body(session)
             } catch let error as StoreError {
                 throw UserStateFailure.exit(error, context: session.context)
             }
@@ -68,7 +67,7 @@ struct FavoritesCommand: AsyncParsableCommand {
         func run() async throws {
             let texts = self.ids
             let timeout = self.timeout
-            try await FavoritesCommand.withUserState { session, _ in
+            try await FavoritesCommand.withUserState { session in
                 // Every id is checked before anything is fetched or stored.
                 let ids = try texts.map { try session.core.itemID($0) }
                 let outcomes = try await Self.add(ids, session: session, timeout: timeout)
@@ -125,7 +124,7 @@ struct FavoritesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let texts = self.ids
-            try await FavoritesCommand.withUserState { session, _ in
+            try await FavoritesCommand.withUserState { session in
                 for text in texts {
                     let (id, removed) = try await session.core.removeFavorite(text, owner: .instanceOwner)
                     if removed {
@@ -153,7 +152,7 @@ struct FavoritesCommand: AsyncParsableCommand {
         func run() async throws {
             let text = self.id
             let timeout = self.timeout
-            try await FavoritesCommand.withUserState { session, _ in
+            try await FavoritesCommand.withUserState { session in
                 let id = try session.core.itemID(text)
                 if try await session.core.removeFavorite(text, owner: .instanceOwner).removed {
                     session.context.out("removed \(id)")
@@ -183,7 +182,7 @@ struct FavoritesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let format = self.format
-            try await FavoritesCommand.withUserState { session, _ in
+            try await FavoritesCommand.withUserState { session in
                 let favorites = try await session.core.favorites(of: .instanceOwner)
                 if format == .json {
                     session.context.out(JSONText.pretty(EntriesDocument(entries: favorites.map(FavoriteDocument.init))))

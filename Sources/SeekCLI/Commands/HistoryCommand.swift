@@ -25,7 +25,7 @@ struct HistoryCommand: AsyncParsableCommand {
     func run() async throws {
         let format = self.format
         let clear = self.clear
-        try await FavoritesCommand.withUserState { session, _ in
+        try await FavoritesCommand.withUserState { session in
             let context = session.context
             if clear {
                 try await session.core.clearHistory(owner: .instanceOwner)

@@ -62,11 +62,11 @@ struct ImageCommand: AsyncParsableCommand {
     }
 
     private func fetchAll(_ session: CommandContext) async throws -> Int32 {
-        let registry = session.registry
-        let cache = try session.core.imageStore
+        try session.core.openImageCache()
         var unique: [String] = []
         for text in ids where !unique.contains(text) { unique.append(text) }
-        let targets = try unique.map { try ImageTarget(parsing: $0, registry: registry) }
+        // Every target is checked before anything is fetched.
+        let targets = try unique.map { try session.core.imageTarget($0) }
         if let directory {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -82,7 +82,8 @@ struct ImageCommand: AsyncParsableCommand {
             var pending = Array(targets.enumerated()).reversed().map { $0 }
             func fetch(_ index: Int, _ target: ImageTarget) async -> (Int, Result<ItemImage, SeekError>) {
                 do {
-                    return (index, .success(try await target.fetch(session: session, cache: cache, size: size, timeout: timeout)))
+                    let options = CallOptions(timeout: Duration(timeoutSeconds: timeout))
+                    return (index, .success(try await session.core.image(of: target, size: size, options: options)))
                 } catch {
                     return (index, .failure(ImageTarget.seekError(error, provider: target.provider)))
                 }
@@ -101,7 +102,7 @@ struct ImageCommand: AsyncParsableCommand {
             return results
         }
         progress.finish()
-        cache.flushStatistics()
+        session.core.flushImageStatistics()
 
         var names = FileNames()
         var written = 0
@@ -150,56 +151,9 @@ struct ImageCommand: AsyncParsableCommand {
 
 extension ImageSize: ExpressibleByArgument {}
 
-/// One thing to fetch: an item (its image URL comes from its provider's detail) or an image URL.
-struct ImageTarget: Sendable {
-    enum Kind: Sendable {
-        case item(ItemID)
-        case url(URL)
-    }
-
-    let text: String
-    let kind: Kind
-    /// The provider the image belongs to, for errors.
-    let provider: String
-
-    init(parsing text: String, registry: ProviderRegistry) throws {
-        self.text = text
-        if let url = Self.looksLikeURL(text) {
-            guard let owner = ImageURLOwner.provider(for: url, in: registry) else {
-                throw CLIError.usage("\(Redaction.redact(url: url)) is not an image URL of a configured provider (\(registry.ids.joined(separator: ", ")))")
-            }
-            kind = .url(url)
-            provider = owner
-        } else if let id = ItemID(parsing: text) {
-            guard registry.provider(id.provider) != nil else {
-                throw CLIError.usage("unknown provider '\(id.provider)' (known: \(registry.ids.joined(separator: ", ")))")
-            }
-            kind = .item(id)
-            provider = id.provider
-        } else {
-            throw CLIError.usage("'\(text)' is neither a PROVIDER:ID item id nor an http(s) image URL")
-        }
-    }
-
-    /// `text` as an absolute http(s) URL with a host, or nil.
-    static func looksLikeURL(_ text: String) -> URL? {
-        let lowered = text.lowercased()
-        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"),
-              let url = URL(string: text), url.host?.isEmpty == false
-        else { return nil }
-        return url
-    }
-
-    /// The image bytes, through the shared cache; an item's drawn cover says why the source's image was not used.
-    func fetch(session: CommandContext, cache: any ImageStore, size: ImageSize, timeout: Double?) async throws -> ItemImage {
-        switch kind {
-        case .url(let url):
-            return ItemImage(image: try await cache.image(at: url, provider: provider))
-        case .item(let id):
-            return try await session.core.itemImage(of: id, size: size, options: CallOptions(timeout: Duration(timeoutSeconds: timeout)))
-        }
-    }
-
+/// What `seek image` adds to the session's `ImageTarget`: the file a target is written to, and its
+/// failure as the line stderr shows.
+extension ImageTarget {
     /// A file name without extension: `openlibrary-OL45804W`, or the provider and the URL's last segment.
     var fileStem: String {
         switch kind {
@@ -221,39 +175,6 @@ struct ImageTarget: Sendable {
             }
         }
         return SeekError.wrap(error, provider: provider)
-    }
-}
-
-/// Which configured provider an image URL belongs to: the same host (and port) as a provider's
-/// endpoint, or a host under the same site (`covers.openlibrary.org` for `openlibrary.org`,
-/// `media2.giphy.com` for `api.giphy.com`, `image.aladin.co.kr` for `www.aladin.co.kr`).
-enum ImageURLOwner {
-    static func provider(for url: URL, in registry: ProviderRegistry) -> String? {
-        guard let host = url.host?.lowercased() else { return nil }
-        var best: (id: String, score: Int)?
-        for provider in registry.providers {
-            guard let endpoint = URL(string: provider.endpoint), let base = endpoint.host?.lowercased() else { continue }
-            var score = 0
-            if host == base, url.port == endpoint.port {
-                // The same server: prefer the provider whose endpoint path the URL is under.
-                score = endpoint.path.count > 1 && url.path.hasPrefix(endpoint.path) ? 3 : 2
-            } else if let site = site(of: base), host == site || host.hasSuffix("." + site) {
-                score = 1
-            }
-            if score > (best?.score ?? 0) { best = (provider.descriptor.id, score) }
-        }
-        return best?.id
-    }
-
-    /// The registrable part of a DNS host (`api.giphy.com` → `giphy.com`, `www.aladin.co.kr` →
-    /// `aladin.co.kr`); nil for IP addresses and single-label hosts, which must match exactly.
-    static func site(of host: String) -> String? {
-        let labels = host.split(separator: ".").map(String.init)
-        guard labels.count >= 2, !labels.allSatisfy({ $0.allSatisfy(\.isNumber) }), !host.contains(":") else { return nil }
-        let secondLevel: Set<String> = ["co", "com", "net", "org", "ac", "go", "or", "ne", "gov", "edu"]
-        let suffixLength = labels.count >= 3 && labels[labels.count - 1].count == 2 && secondLevel.contains(labels[labels.count - 2]) ? 3 : 2
-        guard labels.count >= suffixLength else { return nil }
-        return labels.suffix(suffixLength).joined(separator: ".")
     }
 }
 

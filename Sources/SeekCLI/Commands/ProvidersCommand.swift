@@ -22,17 +22,10 @@ struct ProvidersCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CommandContext.with { session in
-            let registry = session.registry
-            let resilience = session.resilience
             if let reset {
-                let name = reset.trimmed().lowercased()
-                let ids = name == "all" && registry.provider(name) == nil ? registry.ids : [name]
-                guard let unknown = ids.first(where: { registry.provider($0) == nil }) else {
-                    for id in ids { await resilience.reset(id) }
-                    session.context.out("\(ids.joined(separator: ", ")): cool-down cleared; the next call goes through")
-                    return ExitStatus.success
-                }
-                throw CLIError.usage("unknown provider '\(unknown)' (known: \(registry.ids.joined(separator: ", ")))")
+                let ids = try await session.core.resetCoolDown(reset)
+                session.context.out("\(ids.joined(separator: ", ")): cool-down cleared; the next call goes through")
+                return ExitStatus.success
             }
             let documents = await session.core.providerDocuments()
             if format == .json {

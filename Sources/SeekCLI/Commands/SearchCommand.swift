@@ -17,7 +17,7 @@ struct SearchCommand: AsyncParsableCommand {
     @OptionGroup var selection: SelectionOptions
 
     @Option(help: "Results per provider (1–100).")
-    var limit = 20
+    var limit = SeekSession.defaultLimit
 
     @Option(help: "Page number, from 1: asks each provider for that page directly (--cursor also skips repeats).")
     var page: Int?
@@ -53,29 +53,24 @@ struct SearchCommand: AsyncParsableCommand {
             rating: selection.rating, noCache: selection.noCache, explain: explain, language: language,
             timeout: selection.timeoutDuration, group: group)
         let context = session.context
-        let checked = try await session.core.check(request)
         let format = self.format
-        let cursors = session.userState.cursors
+        let core = session.core
         // The results are printed while the history records the search.
-        return try await session.core.search(checked, onBatch: streamer(engine: session.engine, registry: session.registry, context: context)) { answer in
+        return try await core.search(request, onBatch: streamer(weights: core.providerWeights, context: context)) { answer in
             let result = answer.result
-            let counted = OutcomeReport.counted(result.outcomes, explicit: answer.selection.explicit)
             OutcomeReport.printFailures(result.outcomes, context: context)
             // The next page's cursor as a short token a later `seek` reads from the local store.
-            var next: String?
-            if let cursor = result.next { next = await cursors.lastingToken(for: cursor) }
-            let noneAnswered = CallVerdict(result.outcomes, explicit: answer.selection.explicit) == .noneAnswered
-            SearchOutput.print(result, next: next, format: format, explain: request.explain, context: context, noneAnswered: noneAnswered)
-            return ExitStatus.forOutcomes(counted)
+            let next = await core.lastingToken(for: result.next)
+            SearchOutput.print(
+                result, next: next, format: format, explain: request.explain, context: context, noneAnswered: answer.verdict == .noneAnswered)
+            return ExitStatus.of(answer.verdict)
         }
     }
 
     /// For `--format ndjson`, writes one `batch` line per provider the moment it answers; otherwise nothing.
-    private func streamer(
-        engine: SearchEngine, registry: ProviderRegistry, context: CLIContext
-    ) -> @Sendable (ProviderBatch) async -> Void {
+    /// `weights`: each provider's weight in the ranking (`SeekSession.providerWeights`).
+    private func streamer(weights: [String: Double], context: CLIContext) -> @Sendable (ProviderBatch) async -> Void {
         guard format == .ndjson else { return { _ in } }
-        let weights = Dictionary(registry.providers.map { ($0.descriptor.id, engine.weight(for: $0)) }) { first, _ in first }
         let ranking = rank
         let stdout = context.stdout
         return { batch in
@@ -91,13 +86,8 @@ extension RankingMethod: ExpressibleByArgument {}
 /// `--group work|edition`.
 extension ResultGrouping: ExpressibleByArgument {}
 
-/// Stderr lines for failed providers, and which outcomes count towards the exit code.
+/// Stderr lines for failed providers.
 enum OutcomeReport {
-    /// When the user did not choose providers, an unconfigured provider's `skipped` is information, not failure.
-    static func counted(_ outcomes: [ProviderOutcome], explicit: Bool) -> [ProviderOutcome] {
-        CallVerdict.counted(outcomes, explicit: explicit)
-    }
-
     static func printFailures(_ outcomes: [ProviderOutcome], context: CLIContext) {
         let failures = outcomes.filter { !$0.status.answered }
         // Providers skipped for want of a key say nothing about the network; every other one failing

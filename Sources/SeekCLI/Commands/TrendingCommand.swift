@@ -11,7 +11,7 @@ struct TrendingCommand: AsyncParsableCommand {
     @OptionGroup var selection: SelectionOptions
 
     @Option(help: "Results per provider (1–100).")
-    var limit = 20
+    var limit = SeekSession.defaultLimit
 
     @Option(help: "table, json, ndjson or csv.")
     var format: OutputFormat = .table
@@ -19,13 +19,11 @@ struct TrendingCommand: AsyncParsableCommand {
     func run() async throws {
         let code = try await CommandContext.with(demo: selection.demo) { session in
             let answer = try await session.core.trending(selection.fanOut(limit: limit))
-            let (result, chosen) = (answer.result, answer.selection)
-            let outcomes = result.outcomes
-            OutcomeReport.printFailures(outcomes, context: session.context)
-            let noneAnswered = CallVerdict(outcomes, explicit: chosen.explicit) == .noneAnswered
+            OutcomeReport.printFailures(answer.result.outcomes, context: session.context)
             SearchOutput.print(
-                result, format: format, explain: false, context: session.context, includeQuery: false, noneAnswered: noneAnswered)
-            return ExitStatus.forOutcomes(OutcomeReport.counted(outcomes, explicit: chosen.explicit))
+                answer.result, format: format, explain: false, context: session.context, includeQuery: false,
+                noneAnswered: answer.verdict == .noneAnswered)
+            return ExitStatus.of(answer.verdict)
         }
         if code != ExitStatus.success { throw ExitCode(code) }
     }
@@ -41,7 +39,7 @@ struct SuggestCommand: AsyncParsableCommand {
     @OptionGroup var selection: SelectionOptions
 
     @Option(help: "Suggestions per provider.")
-    var limit = 10
+    var limit = SeekSession.defaultSuggestionLimit
 
     @Option(help: "table or json.")
     var format: OutputFormat = .table
@@ -52,17 +50,17 @@ struct SuggestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let code = try await CommandContext.with(demo: selection.demo) { session in
-            let (answer, chosen) = try await session.core.suggest(selection.fanOut(prefix, limit: limit))
+            let (answer, _) = try await session.core.suggest(selection.fanOut(prefix, limit: limit))
             let document = SuggestDocument(prefix: answer.prefix, suggestions: answer.suggestions, outcomes: answer.outcomes)
             let outcomes = document.outcomes
             OutcomeReport.printFailures(outcomes, context: session.context)
             if format == .json {
                 session.context.out(JSONText.pretty(document))
-            } else if CallVerdict(outcomes, explicit: chosen.explicit) != .noneAnswered {
+            } else if answer.verdict != .noneAnswered {
                 let suggestions = document.suggestions
                 session.context.out(suggestions.isEmpty ? "No suggestions." : suggestions.joined(separator: "\n"))
             }
-            return ExitStatus.forOutcomes(OutcomeReport.counted(outcomes, explicit: chosen.explicit))
+            return ExitStatus.of(answer.verdict)
         }
         if code != ExitStatus.success { throw ExitCode(code) }
     }

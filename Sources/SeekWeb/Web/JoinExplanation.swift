@@ -2,24 +2,26 @@ import SeekCore
 import SeekRuntime
 
 /// The detail page's words for why a row's sources are one book (issue 48): "Also in Aladin and
-/// Kakao: same ISBN." The records are merged again here, each as its own source's answer, so the
-/// reasons are the merger's own (`ResultSource.joinedBy`), said in the reader's language.
+/// Kakao: same ISBN." The session merges the records again, each as its own source's answer
+/// (`SeekSession.joins`), so the reasons are the merger's own (`ResultSource.joinedBy`); here they
+/// are said in the reader's language.
 enum JoinExplanation {
     /// One sentence per kind of key, naming the sources that key joined to the first; none when the
     /// page shows one source, or the records no longer join.
     static func sentences(
         _ details: [(provider: String, detail: ItemDetail)], grouping: ResultGrouping, session: SeekSession, strings: WebStrings
     ) -> [String] {
-        guard details.count > 1 else { return [] }
-        let lists = details.map { (provider: $0.provider, items: [$0.detail.item]) }
-        guard let row = ResultMerger.merge(lists, grouping: grouping).first(where: { $0.sources.count > 1 }) else { return [] }
+        sentences(SeekSession.joins(details, grouping: grouping), session: session, strings: strings)
+    }
+
+    /// One sentence per kind of key of `joins` (the session's, in row order).
+    static func sentences(_ joins: [(provider: String, joinedBy: String)], session: SeekSession, strings: WebStrings) -> [String] {
         var order: [String] = []
         var names: [String: [String]] = [:]
-        for source in row.sources {
-            guard let joinedBy = source.joinedBy else { continue }
+        for (provider, joinedBy) in joins {
             let reason = strings[key(of: joinedBy)]
             if names[reason] == nil { order.append(reason) }
-            let name = WebView.name(source.provider, session: session, strings: strings)
+            let name = WebView.name(provider, session: session, strings: strings)
             if names[reason]?.contains(name) != true { names[reason, default: []].append(name) }
         }
         return order.map { reason in

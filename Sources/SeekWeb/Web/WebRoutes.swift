@@ -75,7 +75,7 @@ struct WebRoutes: Sendable {
             let heading = api.status == .notFound ? strings["notFoundHeading"] : strings["sourceFailedHeading"]
             logger.notice("page failed", metadata: ["code": "\(api.code)", "cause": "\(error.description)"])
             let name = error.provider.map { WebView.name($0, session: session, strings: strings) } ?? strings["source"]
-            let kinds = error.provider.flatMap { session.registry.provider($0)?.descriptor.kinds } ?? []
+            let kinds = error.provider.flatMap { session.descriptor(of: $0)?.kinds } ?? []
             return errorPage(heading, WebView.words(error, name: name, kinds: kinds, strings: strings), status: api.status, reader: reader)
         case _ where isAbortedBody(error):
             // The client went away, or was closed for sending its form too slowly: nobody reads a page,
@@ -174,19 +174,20 @@ struct WebRoutes: Sendable {
             guard let query = parameters.text("q") else {
                 return Response(status: .seeOther, headers: [.location: "/"])
             }
-            let checked = try await api.checkedSearch(request, requestContext)
-            let options = checked.options
+            // One call: the request checked, the favourites read and, unless the page streams, the search run.
+            let resultsPage = try await session.resultsPage(
+                try parameters.searchQuery(owner: requestContext.owner), streaming: try parameters.flag("stream"))
+            let options = resultsPage.checked.options
             let providers = parameters.text("providers") ?? ""
-            let favorites = await favoriteIDs(requestContext.owner)
+            let favorites = resultsPage.favorites
             var context: [String: Any] = [
                 "query": query, "providers": providers, "favoriteIDs": favorites.map(\.description).sorted().joined(separator: " "),
                 "resultsFor": strings.format("resultsFor", query), "noResultsFor": strings.format("noResultsFor", query),
                 "noneAnsweredFor": strings.format("noneAnsweredFor", query),
                 "group": options.grouping.rawValue, "groupEdition": options.grouping == .edition,
             ]
-            if try parameters.flag("stream"), options.cursor == nil {
-                let ids = options.providers ?? session.registry.providers.filter { $0.descriptor.capabilities.contains(.search) }.map(\.descriptor.id)
-                context["outcomes"] = ids.map { WebView.pending($0, session: session, strings: strings) }
+            guard let answer = resultsPage.answer else {
+                context["outcomes"] = resultsPage.pending.map { WebView.pending($0, session: session, strings: strings) }
                 context["results"] = [[String: Any]]()
                 context["stream"] = "1"
                 context["next"] = ""
@@ -196,16 +197,16 @@ struct WebRoutes: Sendable {
                 context["nextHref"] = false
                 return render("search", title: query, query: query, context: context, reader: reader)
             }
-            let result = try await session.search(checked).result
-            let next = await api.token(for: result.next)
-            let suspensions = await session.suspensions(of: result.outcomes.filter { $0.status == .suspended }.map(\.provider))
+            let result = answer.result
+            let (next, suspensions) = (resultsPage.next, resultsPage.suspensions)
             context["outcomes"] = result.outcomes.map { WebView.outcome($0, suspensions: suspensions, session: session, strings: strings) }
             context["results"] = result.results.map { WebView.result($0, favorites: favorites, session: session, strings: strings) }
             context["stream"] = "0"
             context["next"] = next ?? ""
             context["countText"] = WebView.count(result.results.count, page: result.page, strings: strings)
-            context["allFailed"] = !result.outcomes.isEmpty && !result.anyAnswered
-            context["empty"] = result.results.isEmpty && result.anyAnswered
+            // The session's verdict: "none answered" is the notice; no results from those that did, the empty state.
+            context["allFailed"] = answer.verdict == .noneAnswered
+            context["empty"] = result.results.isEmpty && !result.outcomes.isEmpty && answer.verdict != .noneAnswered
             context["nextHref"] = WebView.orFalse(next.map { WebView.searchHref(query, providers: providers, cursor: $0, group: options.grouping) })
             return render("search", title: query, query: query, context: context, reader: reader)
         }
@@ -217,29 +218,18 @@ struct WebRoutes: Sendable {
         { request, context, reader in
             let strings = reader.strings
             let parameters = Parameters(request)
-            let (id, options) = try session.checked(try parameters.itemQuery(context.parameters.get("id")))
-            let others = (parameters.text("also") ?? "").fields(separatedBy: ",").prefix(8)
-                .compactMap { ItemID(parsing: String($0)) }
-                .filter { $0 != id && session.registry.provider($0.provider) != nil }
-            let first = try await session.engine.detail(id, options: options)
-            var details: [(provider: String, detail: ItemDetail)] = [(id.provider, first)]
-            var failures: [String] = []
-            // The other sources' records, one after another (at most 8, usually 1); a source that
-            // fails is named, not fatal.
-            for other in others {
-                do {
-                    details.append((other.provider, try await session.engine.detail(other, options: options)))
-                } catch {
-                    let failure = SeekError.wrap(error, provider: other.provider)
-                    context.logger.notice("a merged source failed", metadata: ["id": "\(other)", "cause": "\(failure.description)"])
-                    failures.append(WebView.words(failure, name: WebView.name(other.provider, session: session, strings: strings), strings: strings))
-                }
+            // The item's record merged with the other sources' (at most 8, usually 1, asked one after
+            // another); a source that fails is named, not fatal.
+            let merged = try await session.mergedDetail(
+                try parameters.itemQuery(context.parameters.get("id")), also: parameters.text("also"),
+                grouping: try parameters.grouping(), owner: context.owner)
+            let failures = merged.failures.map { failure in
+                context.logger.notice("a merged source failed", metadata: ["id": "\(failure.id)", "cause": "\(failure.error.description)"])
+                return WebView.words(failure.error, name: WebView.name(failure.id.provider, session: session, strings: strings), strings: strings)
             }
-            let merged = ResultMerger.mergeDetails(details) ?? (detail: first, provenance: [:])
-            let favorite = await context.owner.asyncMap { try? await session.userState.favorites(of: $0).favorite(id) } != nil
-            var page = WebView.detail(id: id, merged: merged.detail, provenance: merged.provenance, details: details,
-                                      failures: failures, favorite: favorite, session: session, strings: strings)
-            let joins = JoinExplanation.sentences(details, grouping: try parameters.grouping(), session: session, strings: strings)
+            var page = WebView.detail(id: merged.id, merged: merged.detail, provenance: merged.provenance, details: merged.sources,
+                                      failures: failures, favorite: merged.favorite, session: session, strings: strings)
+            let joins = JoinExplanation.sentences(merged.joins, session: session, strings: strings)
             page["joins"] = joins
             page["hasJoins"] = !joins.isEmpty
             return render("detail", title: merged.detail.item.title, context: page, reader: reader)
@@ -261,7 +251,7 @@ struct WebRoutes: Sendable {
             let rows: [[String: Any]] = entries.map { entry in
                 [
                     "query": entry.query, "href": WebView.searchHref(entry.query),
-                    "providers": entry.providers.isEmpty || Set(entry.providers) == Set(session.registry.ids) ? strings["allSources"]
+                    "providers": entry.providers.isEmpty || Set(entry.providers) == Set(session.providerIDs) ? strings["allSources"]
                         : entry.providers.map { WebView.name($0, session: session, strings: strings) }.joined(separator: ", "),
                     "when": entry.searchedAt.formatted(.iso8601),
                     "whenText": entry.searchedAt.formatted(Date.FormatStyle(date: .abbreviated, time: .shortened).locale(Locale(identifier: strings.code))),
@@ -275,19 +265,13 @@ struct WebRoutes: Sendable {
     var trending: Page {
         { request, context, reader in
             let strings = reader.strings
-            let result = try await session.trending(try Parameters(request).fanOutQuery(limit: 24)).result
-            let favorites = await favoriteIDs(context.owner)
-            let suspensions = await session.suspensions(of: result.outcomes.filter { $0.status == .suspended }.map(\.provider))
+            let trending = try await session.trendingPage(try Parameters(request).fanOutQuery(limit: 24), owner: context.owner)
+            let result = trending.answer.result
             return render("trending", title: strings["trending"], context: [
-                "outcomes": result.outcomes.map { WebView.outcome($0, suspensions: suspensions, session: session, strings: strings) },
-                "results": result.results.map { WebView.result($0, favorites: favorites, session: session, strings: strings) },
+                "outcomes": result.outcomes.map { WebView.outcome($0, suspensions: trending.suspensions, session: session, strings: strings) },
+                "results": result.results.map { WebView.result($0, favorites: trending.favorites, session: session, strings: strings) },
             ], reader: reader)
         }
-    }
-
-    /// The ids of `owner`'s favourites (none for a visitor without a valid cookie).
-    func favoriteIDs(_ owner: StateOwner?) async -> Set<ItemID> {
-        Set(((try? await session.favorites(of: owner)) ?? []).map(\.id))
     }
 
     /// `owner`'s recent searches (none for a visitor without a valid cookie).
@@ -382,13 +366,5 @@ struct FormFields: Sendable {
 
     private static func decode(_ text: Substring) -> String {
         text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
-    }
-}
-
-extension Optional {
-    /// `transform` of the wrapped value, awaited; nil when there is none.
-    func asyncMap<T>(_ transform: (Wrapped) async throws -> T?) async rethrows -> T? {
-        guard let value = self else { return nil }
-        return try await transform(value)
     }
 }
