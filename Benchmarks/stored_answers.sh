@@ -1,25 +1,50 @@
 #!/usr/bin/env bash
-# Times the response cache's stored answers (issue 29): SeekCore's models, SeekJSON's writer and
-# SeekStore/StoredAnswers.swift compiled with -O into one executable with StoredAnswers/main.swift
-# (no package build: seconds, not the minutes the Benchmarks package takes). The stored-answer file
-# is taken from REV (a git revision; default the working tree), to compare before and after:
-#   bash Benchmarks/stored_answers.sh            # the working tree
-#   REV=58d8bbd bash Benchmarks/stored_answers.sh  # an older build's writer
+# Times the response cache's stored answers (issues 29, 51): SeekCore's models, the byte helpers they
+# use and SeekStore/StoredAnswers.swift compiled with -O into one executable with StoredAnswers/main.swift
+# (no package build: seconds, not the minutes the Benchmarks package takes; SeekSupport, where a build
+# has it, compiled first as a module of its own). All files are taken from REV (a git revision; default
+# the working tree), to compare before and after:
+#   bash Benchmarks/stored_answers.sh             # the working tree
+#   REV=8f4e9cc bash Benchmarks/stored_answers.sh  # the build before issue 51 (items written by hand)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 [[ -n "${KEEP:-}" ]] || trap 'rm -rf "$work"' EXIT
-# One module: imports of our own modules and NIO dropped; SeekCore's files that need NIO left out.
-for file in "$root"/Sources/SeekCore/{Models,ItemID,ISBN,SeekError,Text}.swift "$root"/Sources/SeekKit/JSONWriter.swift; do
-    grep -q "import NIOConcurrencyHelpers" "$file" && continue
-    sed -e '/^import SeekCore$/d' -e '/^import SeekJSON$/d' -e '/^import SeekKit$/d' "$file" > "$work/$(basename "$file")"
-done
+mkdir -p "$work/main" "$work/support"
+
+# Copies `path` (at REV, or in the working tree) into folder `to`; false when it is not there or needs NIO.
+fetch() {
+    local path=$1 to=$2 file
+    file="$to/$(basename "$path")"
+    if [[ -n "${REV:-}" ]]; then
+        git -C "$root" show "$REV:$path" > "$file" 2>/dev/null || { rm -f "$file"; return 1; }
+    else
+        [[ -f "$root/$path" ]] || return 1
+        cp "$root/$path" "$file"
+    fi
+    if grep -q "^import NIO" "$file"; then rm "$file"; return 1; fi
+}
+
 if [[ -n "${REV:-}" ]]; then
-    git -C "$root" show "$REV:Sources/SeekStore/StoredAnswers.swift" > "$work/StoredAnswers.swift"
+    support=$(git -C "$root" ls-tree --name-only "$REV" Sources/SeekSupport/ 2>/dev/null | grep '\.swift$' || true)
 else
-    cp "$root/Sources/SeekStore/StoredAnswers.swift" "$work/StoredAnswers.swift"
+    support=$(cd "$root" && ls Sources/SeekSupport/*.swift 2>/dev/null || true)
 fi
-sed -i -e '/^import SeekCore$/d' -e '/^import SeekJSON$/d' -e '/^import SeekKit$/d' "$work/StoredAnswers.swift"
-cp "$root"/Benchmarks/StoredAnswers/*.swift "$work/"
-swiftc -O -wmo ${SWIFTC_FLAGS:-} -package-name Seek -module-name StoredAnswerTiming "$work"/*.swift -o "$work/timing" 2>&1 | grep -v warning: || true
+linking=()
+if [[ -n "$support" ]]; then
+    for path in $support; do fetch "$path" "$work/support" || true; done
+    swiftc -O -wmo -suppress-warnings -parse-as-library -package-name Seek -module-name SeekSupport \
+        -emit-module -emit-module-path "$work/SeekSupport.swiftmodule" -emit-library -static -o "$work/libSeekSupport.a" \
+        "$work"/support/*.swift
+    linking=(-I "$work" -L "$work" -lSeekSupport)
+fi
+for path in Sources/SeekCore/{Models,ItemID,ISBN,SeekError,Text,URLText}.swift \
+            Sources/SeekKit/{JSONWriter,GrowingBytes,ByteScan}.swift Sources/SeekStore/StoredAnswers.swift; do
+    fetch "$path" "$work/main" || continue
+    # One module: imports of our other modules dropped (SeekSupport is a module of its own).
+    sed -i -e '/^import Seek\(Core\|Kit\|JSON\)$/d' "$work/main/$(basename "$path")"
+done
+cp "$root"/Benchmarks/StoredAnswers/*.swift "$work/main/"
+swiftc -O -wmo ${SWIFTC_FLAGS:-} -suppress-warnings -package-name Seek -module-name StoredAnswerTiming "${linking[@]}" \
+    "$work"/main/*.swift -o "$work/timing"
 "$work/timing"

@@ -1,12 +1,10 @@
 import Foundation
 import SeekCore
-import SeekKit
 
 /// An answer the response cache stores, in its models' `Codable` layout: written by
-/// `StoredAnswerEncoder`, read back by `JSONDecoder`. Both run the models' own (synthesized)
-/// `encode(to:)` and `init(from:)`, so a field added to a model is stored without another edit,
-/// except `Item`'s: items are written by hand (`Output.item`), and the tests that compare it with
-/// `encode(to:)` and `JSONEncoder` fail until a new field is written there too.
+/// `StoredAnswerEncoder`, read back by `JSONDecoder`. Both run the models' own `encode(to:)` and
+/// `init(from:)`, so the layout is described once, by the models: a field added to a model is stored
+/// without another edit.
 protocol StoredAnswer: Codable, Sendable {}
 
 extension StoredAnswer {
@@ -62,30 +60,30 @@ enum StoredAnswerFormat {
     }
 }
 
-/// `Encodable` values as JSON in one pass, straight to bytes: the layout `JSONEncoder` writes (URLs
-/// as absolute strings, nil optionals left out, a dictionary with non-string keys as an array of
-/// alternating keys and values), without the value tree it builds first: `JSONEncoder` took a quarter
-/// of a busy server's CPU encoding answers to store (issue 30); this takes a twelfth of its time,
-/// with items written by hand (`Output.item`; BENCHMARKS.md, issues 29 and 30). A shape it does not
-/// handle (nested containers, `Date`, `Data`, a non-finite number) is encoded by `JSONEncoder` instead.
+/// `Encodable` values as JSON in one pass, straight to bytes, through their own `encode(to:)`: the
+/// layout `JSONEncoder` writes (URLs as absolute strings, nil optionals left out, a dictionary with
+/// keys that are neither strings nor integers as an array of alternating keys and values), without
+/// the value tree it builds first. `JSONEncoder` took a quarter of a busy server's CPU encoding
+/// answers to store (issue 30); this writes a 20-item page in 0.12 ms of CPU where `JSONEncoder`
+/// takes 0.40 ms (`Benchmarks/stored_answers.sh`, issue 51). It knows no model (issue 51 removed the
+/// items it wrote by hand, a second description of `Item`): a shape it does not handle (nested
+/// containers, `Date`, `Data`, `Float`, a non-finite number) is encoded by `JSONEncoder` instead.
 enum StoredAnswerEncoder {
-    /// - Parameter itemsByHand: write each `Item` with `Output.item` (the default) rather than through its
-    ///   `encode(to:)`; the same bytes, which the tests compare.
-    static func encode(_ value: some Encodable, itemsByHand: Bool = true) -> Data {
-        let encoder = StreamingEncoder(itemsByHand: itemsByHand)
+    static func encode(_ value: some Encodable) -> Data {
+        let encoder = StreamingEncoder()
         do {
-            try encoder.encodeValue(value)
-            if !encoder.unsupported { return Data(buffer: encoder.output.pointee.bytes.written) }
+            try encoder.encode(value, member: false, key: nil)
+            if let bytes = encoder.finished() { return bytes }
         } catch {}
         return (try? JSONEncoder().encode(value)) ?? Data("null".utf8)
     }
 }
 
-/// The bytes written so far and the open containers. A struct with mutating methods, so that each
-/// write is one exclusive access to the encoder's `output` rather than one per appended byte run
-/// (the runtime's exclusivity checks took a third of the time otherwise).
-private struct Output: ~Copyable {
-    var bytes = GrowingBytes(capacity: 8192)
+/// The bytes written so far and the open containers. Every write a container makes is one call
+/// here (a member's separator, key and value together), so that each is one access to the
+/// encoder's `output`.
+private struct Output {
+    var bytes: [UInt8] = []
     /// Closing brackets of the open containers, innermost last, and whether each has a member yet.
     var closers: [UInt8] = []
     var hasMembers: [Bool] = []
@@ -94,289 +92,230 @@ private struct Output: ~Copyable {
     /// How many containers were open when the value being encoded began: it may open one more.
     var valueDepth = 0
 
-    /// A string with quotes, backslashes and control characters escaped in `JSONEncoder`'s forms.
-    mutating func string(_ string: String) {
-        bytes.append(UInt8(ascii: "\""))
-        write(escaped: string)
-        bytes.append(UInt8(ascii: "\""))
+    init() {
+        bytes.reserveCapacity(8192)
     }
 
-    mutating func integer(_ number: some BinaryInteger) {
-        bytes.append(contentsOf: number.description)
-    }
-
-    /// An `Int` (a year, a width) in decimal, without the `String` its `description` builds.
-    mutating func integer(_ number: Int) {
-        JSONWriter.withDecimal(number) { bytes.append(contentsOf: $0) }
-    }
-
-    mutating func double(_ number: Double) {
-        guard number.isFinite else {
-            unsupported = true
-            return
-        }
-        if number == number.rounded(), abs(number) < 9_007_199_254_740_992 {
-            bytes.append(contentsOf: String(Int64(number)))
-        } else {
-            bytes.append(contentsOf: number.description)
-        }
-    }
-
-    mutating func bool(_ value: Bool) { bytes.append(value ? "true" : "false") }
-    mutating func null() { bytes.append("null") }
-
-    /// Opens a container for the value that began at `depth`, unless it already opened one (asking twice is allowed).
-    mutating func open(_ opening: UInt8, _ closing: UInt8, depth: Int) {
-        guard closers.count == depth else { return }
+    /// Opens a container for the value that began at `valueDepth`, unless it already opened one
+    /// (asking twice is allowed).
+    mutating func open(_ opening: UInt8, _ closing: UInt8) {
+        guard closers.count == valueDepth else { return }
         bytes.append(opening)
         closers.append(closing)
         hasMembers.append(false)
     }
 
-    /// Closes the containers opened since `depth`.
-    mutating func close(to depth: Int) {
-        while closers.count > depth {
-            bytes.append(closers.removeLast())
+    /// Begins a value inside the current one (its next member when `isMember`): returns what to
+    /// restore when it ends.
+    mutating func beginValue(member isMember: Bool, key: String?) -> (outer: Int, start: Int) {
+        if isMember { member(key: key) }
+        let outer = valueDepth
+        valueDepth = closers.count
+        return (outer, bytes.count)
+    }
+
+    /// Closes the containers the value opened. A value that wrote nothing (no container, no single
+    /// value) is `{}` to `JSONEncoder`: left to it.
+    mutating func endValue(_ begun: (outer: Int, start: Int)) {
+        if bytes.count == begun.start { unsupported = true }
+        while let closer = closers.last, closers.count > valueDepth {
+            bytes.append(closer)
+            closers.removeLast()
             hasMembers.removeLast()
         }
+        valueDepth = begun.outer
     }
 
-    /// A comma unless this is the container's first member.
-    mutating func beginMember() {
-        guard let last = hasMembers.indices.last else { return }
-        if hasMembers[last] { bytes.append(UInt8(ascii: ",")) }
-        hasMembers[last] = true
+    /// A comma unless this is the container's first member, and the key of a keyed one.
+    private mutating func member(key: String?) {
+        if let last = hasMembers.indices.last {
+            if hasMembers[last] { bytes.append(UInt8(ascii: ",")) }
+            hasMembers[last] = true
+        }
+        if let key {
+            string(key)
+            bytes.append(UInt8(ascii: ":"))
+        }
     }
 
-    mutating func beginMember(key: String) {
-        beginMember()
-        string(key)
-        bytes.append(UInt8(ascii: ":"))
+    mutating func write(_ scalar: Scalar, key: String?, member isMember: Bool = true) {
+        if isMember { member(key: key) }
+        switch scalar {
+        case .null: bytes.append(contentsOf: "null".utf8)
+        case .bool(let value): bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        case .int(let number): integer(number)
+        case .text(let text): bytes.append(contentsOf: text.utf8)
+        case .string(let string): self.string(string)
+        case .double(let number):
+            if !number.isFinite {
+                unsupported = true
+            } else if number == number.rounded(), abs(number) < 9_007_199_254_740_992 {
+                integer(Int(number))
+            } else {
+                bytes.append(contentsOf: number.description.utf8)
+            }
+        }
     }
 
-    /// `string`'s characters escaped, without quotes, in `JSONEncoder`'s forms.
-    mutating func write(escaped string: String) {
-        bytes.appendJSONEscaped(string, shortBackspaceAndFormFeed: false)
+    /// `number` in decimal, its digits written straight into `bytes` (no `String` made for it).
+    private mutating func integer(_ number: Int) {
+        if number < 0 { bytes.append(UInt8(ascii: "-")) }
+        let start = bytes.count
+        var magnitude = number.magnitude
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[start...].reverse()
     }
+
+    /// A string with quotes, backslashes and control characters escaped in `JSONEncoder`'s forms
+    /// (`\"`, `\\`, `\n`, `\r`, `\t`, else `\u00XX`); `/` and other characters as they are, which
+    /// `JSONDecoder` reads the same.
+    private mutating func string(_ string: String) {
+        bytes.append(UInt8(ascii: "\""))
+        let utf8 = string.utf8
+        if !Self.needsEscaping(utf8.span) {
+            bytes.append(contentsOf: utf8)
+        } else {
+            for byte in utf8 {
+                switch byte {
+                case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
+                case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
+                case UInt8(ascii: "\n"): bytes.append(contentsOf: #"\n"#.utf8)
+                case UInt8(ascii: "\r"): bytes.append(contentsOf: #"\r"#.utf8)
+                case UInt8(ascii: "\t"): bytes.append(contentsOf: #"\t"#.utf8)
+                case ..<0x20:
+                    bytes.append(contentsOf: #"\u00"#.utf8)
+                    bytes.append(Self.hexDigits[Int(byte >> 4)])
+                    bytes.append(Self.hexDigits[Int(byte & 0xF)])
+                default: bytes.append(byte)
+                }
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static func needsEscaping(_ utf8: Span<UInt8>) -> Bool {
+        for index in utf8.indices {
+            let byte = utf8[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+        }
+        return false
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }
 
-/// `Item`s written field by field: the bytes their synthesized `encode(to:)` gives through
-/// `StreamingEncoder` (tests compare the two byte for byte, and both with `JSONEncoder`, on an item
-/// with every field set), for a fraction of the cost. A stored search answer is mostly items, and
-/// the generic containers, optionals and type look-ups were most of writing one: 0.49 ms of a miss's
-/// CPU (issue 30, BENCHMARKS.md).
-extension Output {
-    mutating func item(_ item: Item) {
-        literal(#"{"id":""#)
-        write(escaped: item.id.provider)
-        bytes.append(UInt8(ascii: ":"))
-        write(escaped: item.id.value)
-        literal(#"","kind":"#)
-        string(item.kind.rawValue)
-        literal(#","title":"#)
-        string(item.title)
-        if let subtitle = item.subtitle {
-            literal(#","subtitle":"#)
-            string(subtitle)
-        }
-        literal(#","creators":"#)
-        strings(item.creators)
-        if let year = item.year {
-            literal(#","year":"#)
-            integer(year)
-        }
-        literal(#","identifiers":{"isbn13":"#)
-        strings(item.identifiers.isbn13)
-        literal(#","isbn10":"#)
-        strings(item.identifiers.isbn10)
-        literal(#","other":{"#)
-        var first = true
-        for (scheme, value) in item.identifiers.other {
-            if !first { bytes.append(UInt8(ascii: ",")) }
-            first = false
-            string(scheme)
-            bytes.append(UInt8(ascii: ":"))
-            string(value)
-        }
-        // As `Dictionary.encode(to:)` writes keys that are neither strings nor integers: an array of
-        // alternating keys and values, in the dictionary's order.
-        literal(#"}},"images":["#)
-        first = true
-        for (size, image) in item.images {
-            if !first { bytes.append(UInt8(ascii: ",")) }
-            first = false
-            string(size.rawValue)
-            bytes.append(UInt8(ascii: ","))
-            self.image(image)
-        }
-        bytes.append(UInt8(ascii: "]"))
-        if let address = item.address {
-            literal(#","url":"#)
-            string(address.text)
-        }
-        if let owned = item.owned {
-            literal(#","owned":{"id":""#)
-            write(escaped: owned.id.provider)
-            bytes.append(UInt8(ascii: ":"))
-            write(escaped: owned.id.value)
-            literal(#"","formats":"#)
-            strings(owned.formats)
-            bytes.append(UInt8(ascii: "}"))
-        }
-        bytes.append(UInt8(ascii: "}"))
-    }
+/// A value written as it is, without a container.
+private enum Scalar {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    /// Digits already formatted (an integer type other than `Int`).
+    case text(String)
 
-    mutating func image(_ image: ImageReference) {
-        literal(#"{"url":"#)
-        string(image.address.text)
-        literal(#","size":"#)
-        string(image.size.rawValue)
-        if let width = image.width {
-            literal(#","width":"#)
-            integer(width)
-        }
-        if let height = image.height {
-            literal(#","height":"#)
-            integer(height)
-        }
-        bytes.append(UInt8(ascii: "}"))
-    }
-
-    /// Punctuation and member names, written as they are: one append for `,"name":` instead of one
-    /// a byte (the names are ASCII without anything to escape).
-    private mutating func literal(_ text: StaticString) {
-        bytes.append(text)
-    }
-
-    private mutating func strings(_ values: [String]) {
-        bytes.append(UInt8(ascii: "["))
-        for (index, value) in values.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            string(value)
-        }
-        bytes.append(UInt8(ascii: "]"))
+    /// Any other integer type, as `JSONEncoder` writes it: its decimal digits.
+    static func integer(_ value: some FixedWidthInteger) -> Scalar {
+        Int(exactly: value).map(Scalar.int) ?? .text(value.description)
     }
 }
 
 /// The `Encoder` behind `StoredAnswerEncoder`. Containers write as they are given values; the
-/// containers a value opened are closed when its `encode(to:)` returns.
+/// containers a value opened are closed when its `encode(to:)` returns. Used on one thread, for one
+/// value; it never escapes `StoredAnswerEncoder.encode`.
 private final class StreamingEncoder: Encoder {
-    /// The output, behind a pointer the encoder alone owns: a stored `var` of a class is checked for
-    /// exclusive access at run time on every write, which took a quarter of the encoder's time
-    /// (BENCHMARKS.md, issue 30). The encoder is used on one thread, for one value, and never escapes.
-    let output: UnsafeMutablePointer<Output>
-    /// Whether `Item`s are written by `Output.item` rather than their `encode(to:)`.
-    let itemsByHand: Bool
-
-    init(itemsByHand: Bool = true) {
-        self.itemsByHand = itemsByHand
-        output = .allocate(capacity: 1)
-        output.initialize(to: Output())
-    }
-
-    deinit {
-        output.deinitialize(count: 1)
-        output.deallocate()
-    }
-
+    private var output = Output()
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    var unsupported: Bool {
-        get { output.pointee.unsupported }
-        set { output.pointee.unsupported = newValue }
+    /// The bytes, unless a value needed something this encoder does not write.
+    func finished() -> Data? {
+        output.unsupported ? nil : Data(output.bytes)
     }
 
-    func encodeValue<Value: Encodable>(_ value: Value) throws {
+    func markUnsupported() { output.unsupported = true }
+
+    func write(_ scalar: Scalar, key: String?, member: Bool = true) {
+        output.write(scalar, key: key, member: member)
+    }
+
+    /// `value`, as the next member of the open container when `member` (under `key` in a keyed one),
+    /// else as the value being written. Each write is one access to `output`, and a value written
+    /// through its `encode(to:)` two.
+    func encode<Value: Encodable>(_ value: Value, member: Bool, key: String?) throws {
         if Value.self == String.self, let string = value as? String {
-            output.pointee.string(string)
-        } else if itemsByHand, Value.self == Item.self, let item = value as? Item {
-            output.pointee.item(item)
-        } else if Value.self == URL.self, let url = value as? URL {
-            output.pointee.string(url.absoluteString)
+            output.write(.string(string), key: key, member: member)
         } else if Value.self == Int.self, let number = value as? Int {
-            output.pointee.integer(number)
+            output.write(.int(number), key: key, member: member)
+        } else if Value.self == URL.self, let url = value as? URL {
+            output.write(.string(url.absoluteString), key: key, member: member)
         } else if Value.self == Date.self || Value.self == Data.self || Value.self == Decimal.self {
-            output.pointee.unsupported = true
+            output.unsupported = true
         } else {
-            let outer = output.pointee.valueDepth
-            let start = output.pointee.bytes.count
-            output.pointee.valueDepth = output.pointee.closers.count
+            let begun = output.beginValue(member: member, key: key)
             try value.encode(to: self)
-            // A value that wrote nothing (no container, no single value) is `{}` to JSONEncoder.
-            if output.pointee.bytes.count == start { output.pointee.unsupported = true }
-            output.pointee.close(to: output.pointee.valueDepth)
-            output.pointee.valueDepth = outer
+            output.endValue(begun)
         }
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        output.pointee.open(UInt8(ascii: "{"), UInt8(ascii: "}"), depth: output.pointee.valueDepth)
+        output.open(UInt8(ascii: "{"), UInt8(ascii: "}"))
         return KeyedEncodingContainer(KeyedWriter<Key>(encoder: self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        output.pointee.open(UInt8(ascii: "["), UInt8(ascii: "]"), depth: output.pointee.valueDepth)
+        output.open(UInt8(ascii: "["), UInt8(ascii: "]"))
         return UnkeyedWriter(encoder: self)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer { SingleValueWriter(encoder: self) }
+
+    /// What a container returns for something this encoder does not write (a nested container, a
+    /// super encoder): a throwaway encoder, with this one marked so `JSONEncoder` writes the value.
+    func unsupported() -> StreamingEncoder {
+        markUnsupported()
+        return StreamingEncoder()
+    }
 }
 
 private struct KeyedWriter<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: StreamingEncoder
     var codingPath: [any CodingKey] { [] }
 
-    mutating func encodeNil(forKey key: Key) throws {
-        encoder.output.pointee.beginMember(key: key.stringValue)
-        encoder.output.pointee.null()
-    }
+    mutating func encodeNil(forKey key: Key) throws { encoder.write(.null, key: key.stringValue) }
+    mutating func encode(_ value: String, forKey key: Key) throws { encoder.write(.string(value), key: key.stringValue) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { encoder.write(.int(value), key: key.stringValue) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { encoder.write(.bool(value), key: key.stringValue) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { encoder.write(.double(value), key: key.stringValue) }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try encoder.encode(value, member: true, key: key.stringValue) }
 
-    mutating func encode(_ value: String, forKey key: Key) throws {
-        encoder.output.pointee.beginMember(key: key.stringValue)
-        encoder.output.pointee.string(value)
-    }
-
-    mutating func encode(_ value: Int, forKey key: Key) throws {
-        encoder.output.pointee.beginMember(key: key.stringValue)
-        encoder.output.pointee.integer(value)
-    }
-
-    mutating func encode(_ value: Bool, forKey key: Key) throws {
-        encoder.output.pointee.beginMember(key: key.stringValue)
-        encoder.output.pointee.bool(value)
-    }
-
-    mutating func encode(_ value: Double, forKey key: Key) throws {
-        encoder.output.pointee.beginMember(key: key.stringValue)
-        encoder.output.pointee.double(value)
-    }
-
-    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        encoder.output.pointee.beginMember(key: key.stringValue)
-        try encoder.encodeValue(value)
-    }
+    // The other integer types (and `Float`, left to `JSONEncoder`): without these, the protocol's
+    // defaults hand them to the generic `encode`, whose `encode(to:)` comes back here for ever.
+    mutating func encode(_ value: Int8, forKey key: Key) throws { encoder.write(.integer(value), key: key.stringValue) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { encoder.write(.integer(value), key: key.stringValue) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { encoder.write(.integer(value), key: key.stringValue) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { encoder.write(.integer(value), key: key.stringValue) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { encoder.write(.integer(value), key: key.stringValue) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { encoder.write(.integer(value), key: key.stringValue) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { encoder.write(.integer(value), key: key.stringValue) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { encoder.write(.integer(value), key: key.stringValue) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { encoder.write(.integer(value), key: key.stringValue) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { encoder.markUnsupported() }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-        encoder.unsupported = true
-        return KeyedEncodingContainer(KeyedWriter<NestedKey>(encoder: StreamingEncoder()))
+        KeyedEncodingContainer(KeyedWriter<NestedKey>(encoder: encoder.unsupported()))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        encoder.unsupported = true
-        return UnkeyedWriter(encoder: StreamingEncoder())
+        UnkeyedWriter(encoder: encoder.unsupported())
     }
 
-    mutating func superEncoder() -> any Encoder {
-        encoder.unsupported = true
-        return StreamingEncoder()
-    }
-
-    mutating func superEncoder(forKey key: Key) -> any Encoder {
-        encoder.unsupported = true
-        return StreamingEncoder()
-    }
+    mutating func superEncoder() -> any Encoder { encoder.unsupported() }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { encoder.unsupported() }
 }
 
 private struct UnkeyedWriter: UnkeyedEncodingContainer {
@@ -386,54 +325,62 @@ private struct UnkeyedWriter: UnkeyedEncodingContainer {
 
     init(encoder: StreamingEncoder) { self.encoder = encoder }
 
-    mutating func encodeNil() throws {
-        encoder.output.pointee.beginMember()
-        encoder.output.pointee.null()
-        count += 1
-    }
+    mutating func encodeNil() throws { try add(.null) }
+    mutating func encode(_ value: String) throws { try add(.string(value)) }
+    mutating func encode(_ value: Int) throws { try add(.int(value)) }
+    mutating func encode(_ value: Bool) throws { try add(.bool(value)) }
+    mutating func encode(_ value: Double) throws { try add(.double(value)) }
 
-    mutating func encode(_ value: String) throws {
-        encoder.output.pointee.beginMember()
-        encoder.output.pointee.string(value)
-        count += 1
-    }
-
-    mutating func encode(_ value: Int) throws {
-        encoder.output.pointee.beginMember()
-        encoder.output.pointee.integer(value)
-        count += 1
-    }
+    // The other integer types, and `Float` (left to `JSONEncoder`): see `KeyedWriter`.
+    mutating func encode(_ value: Int8) throws { try add(.integer(value)) }
+    mutating func encode(_ value: Int16) throws { try add(.integer(value)) }
+    mutating func encode(_ value: Int32) throws { try add(.integer(value)) }
+    mutating func encode(_ value: Int64) throws { try add(.integer(value)) }
+    mutating func encode(_ value: UInt) throws { try add(.integer(value)) }
+    mutating func encode(_ value: UInt8) throws { try add(.integer(value)) }
+    mutating func encode(_ value: UInt16) throws { try add(.integer(value)) }
+    mutating func encode(_ value: UInt32) throws { try add(.integer(value)) }
+    mutating func encode(_ value: UInt64) throws { try add(.integer(value)) }
+    mutating func encode(_ value: Float) throws { encoder.markUnsupported() }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        encoder.output.pointee.beginMember()
-        try encoder.encodeValue(value)
+        try encoder.encode(value, member: true, key: nil)
+        count += 1
+    }
+
+    private mutating func add(_ scalar: Scalar) throws {
+        encoder.write(scalar, key: nil)
         count += 1
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        encoder.unsupported = true
-        return KeyedEncodingContainer(KeyedWriter<NestedKey>(encoder: StreamingEncoder()))
+        KeyedEncodingContainer(KeyedWriter<NestedKey>(encoder: encoder.unsupported()))
     }
 
-    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-        encoder.unsupported = true
-        return UnkeyedWriter(encoder: StreamingEncoder())
-    }
-
-    mutating func superEncoder() -> any Encoder {
-        encoder.unsupported = true
-        return StreamingEncoder()
-    }
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { UnkeyedWriter(encoder: encoder.unsupported()) }
+    mutating func superEncoder() -> any Encoder { encoder.unsupported() }
 }
 
 private struct SingleValueWriter: SingleValueEncodingContainer {
     let encoder: StreamingEncoder
     var codingPath: [any CodingKey] { [] }
 
-    mutating func encodeNil() throws { encoder.output.pointee.null() }
-    mutating func encode(_ value: String) throws { encoder.output.pointee.string(value) }
-    mutating func encode(_ value: Int) throws { encoder.output.pointee.integer(value) }
-    mutating func encode(_ value: Bool) throws { encoder.output.pointee.bool(value) }
-    mutating func encode(_ value: Double) throws { encoder.output.pointee.double(value) }
-    mutating func encode<T: Encodable>(_ value: T) throws { try encoder.encodeValue(value) }
+    mutating func encodeNil() throws { encoder.write(.null, key: nil, member: false) }
+    mutating func encode(_ value: String) throws { encoder.write(.string(value), key: nil, member: false) }
+    mutating func encode(_ value: Int) throws { encoder.write(.int(value), key: nil, member: false) }
+    mutating func encode(_ value: Bool) throws { encoder.write(.bool(value), key: nil, member: false) }
+    mutating func encode(_ value: Double) throws { encoder.write(.double(value), key: nil, member: false) }
+
+    // The other integer types, and `Float` (left to `JSONEncoder`): see `KeyedWriter`.
+    mutating func encode(_ value: Int8) throws { encoder.write(.integer(value), key: nil, member: false) }
+    mutating func encode(_ value: Int16) throws { encoder.write(.integer(value), key: nil, member: false) }
+    mutating func encode(_ value: Int32) throws { encoder.write(.integer(value), key: nil, member: false) }
+    mutating func encode(_ value: Int64) throws { encoder.write(.integer(value), key: nil, member: false) }
+    mutating func encode(_ value: UInt) throws { encoder.write(.integer(value), key: nil, member: false) }
+    mutating func encode(_ value: UInt8) throws { encoder.write(.integer(value), key: nil, member: false) }
+    mutating func encode(_ value: UInt16) throws { encoder.write(.integer(value), key: nil, member: false) }
+    mutating func encode(_ value: UInt32) throws { encoder.write(.integer(value), key: nil, member: false) }
+    mutating func encode(_ value: UInt64) throws { encoder.write(.integer(value), key: nil, member: false) }
+    mutating func encode(_ value: Float) throws { encoder.markUnsupported() }
+    mutating func encode<T: Encodable>(_ value: T) throws { try encoder.encode(value, member: false, key: nil) }
 }

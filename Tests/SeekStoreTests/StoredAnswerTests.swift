@@ -90,21 +90,114 @@ struct StoredAnswerTests {
         }
     }
 
-    @Test("items written by hand are the very bytes their encode(to:) writes: full, bare, in pages and in details")
-    func itemsByHandMatchTheirEncodeTo() {
-        let unusual = Item(
-            id: ItemID(provider: "aladin", value: "a:\"b\\c\u{0}"), kind: ItemKind(rawValue: "e\u{1F}book"), title: "\t",
-            subtitle: "", creators: [], year: -0, identifiers: Identifiers(other: [:]),
-            images: [.medium: ImageReference(url: URL(string: "https://x.example/%22q%22")!, size: .medium, height: Int.min)])
-        let values: [any Encodable] = [
-            CachedPage(SearchPage(items: [full, bare, unusual], total: 251, next: "20")), CachedPage(SearchPage(items: [])),
-            StoredAnswerFormat.sample, ItemDetail(item: bare), ItemDetail(item: unusual), [full, bare],
-        ]
-        for value in values {
-            let byHand = StoredAnswerEncoder.encode(value)
-            let generic = StoredAnswerEncoder.encode(value, itemsByHand: false)
-            #expect(byHand == generic, "\(String(decoding: byHand, as: UTF8.self))\n\(String(decoding: generic, as: UTF8.self))")
+    @Test("an entry an older build wrote (the hand-written item layout) is read back, and is the bytes written today")
+    func olderBuildsEntriesStayReadable() async throws {
+        // Written by the encoder before issue 51 (items by hand): the layout is the models' `Codable`
+        // one either way, so the layout version and the cache keys are unchanged and these entries
+        // stay valid. One image and one `other` identifier each, so the bytes have one order.
+        let oldPage = #"{"items":[{"id":"openlibrary:OL45804W","kind":"book","title":"Fantastic Mr Fox \"quoted\" / ½ 위대한","subtitle":"A tale\nin two lines","creators":["Roald Dahl","Quentin Blake"],"year":1970,"identifiers":{"isbn13":["9780140328721","9780307352149"],"isbn10":["0140328726"],"other":{"openlibraryWork":"OL45804W"}},"images":["small",{"url":"https://covers.example/b/id/1-S.jpg","size":"small","width":40,"height":60}],"url":"https://openlibrary.org/works/OL45804W","owned":{"id":"calibre:7","formats":["EPUB"]}},{"id":"giphy:xT9","kind":"gif","title":"","creators":[],"identifiers":{"isbn13":[],"isbn10":[],"other":{}},"images":[]}],"total":251,"next":"20"}"#
+        let oldDetail = #"{"item":{"id":"openlibrary:OL45804W","kind":"book","title":"Fantastic Mr Fox","subtitle":"A tale","creators":["Roald Dahl"],"year":1970,"identifiers":{"isbn13":["9780140328721"],"isbn10":["0140328726"],"other":{"openlibraryWork":"OL45804W"}},"images":["large",{"url":"https://covers.example/b/id/1-L.jpg","size":"large","width":180,"height":270}],"url":"https://openlibrary.org/works/OL45804W","owned":{"id":"calibre:7","formats":["EPUB","PDF"]}},"description":"A fox outwits three farmers.","contributors":[{"name":"Roald Dahl","role":"author"}],"subjects":["Foxes"],"publishers":["Puffin"],"publishDate":"1970","pageCount":96,"attributes":{"language":"eng"},"redirect":{"from":"openlibrary:OL1W","to":"openlibrary:OL45804W"},"note":"Built from a recorded search answer."}"#
+        let item = Item(
+            id: full.id, kind: .book, title: full.title, subtitle: full.subtitle, creators: full.creators, year: full.year,
+            identifiers: Identifiers(isbns: ["0140328726", "9780307352149"], other: ["openlibraryWork": "OL45804W"]),
+            images: [.small: ImageReference(url: URL(string: "https://covers.example/b/id/1-S.jpg")!, size: .small, width: 40, height: 60)],
+            url: full.url, owned: OwnedCopy(id: ItemID(provider: "calibre", value: "7"), formats: ["EPUB"]))
+        let page = SearchPage(items: [item, bare], total: 251, next: "20")
+        #expect(String(decoding: CachedPage(page).storedJSON, as: UTF8.self) == oldPage)
+        #expect(String(decoding: StoredAnswerFormat.sample.storedJSON, as: UTF8.self) == oldDetail)
+
+        // Through the cache, under today's keys: served without calling upstream.
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let cache = SQLiteResponseCache(database: store.database)
+        let upstream = FixedProvider(page: SearchPage(items: []), detail: ItemDetail(item: bare))
+        let request = SearchRequest(query: "fox", limit: 2)
+        let keys = (
+            search: CacheKey.search(provider: "openlibrary", endpoint: upstream.endpoint, request: request),
+            detail: CacheKey.detail(provider: "openlibrary", endpoint: upstream.endpoint, id: StoredAnswerFormat.sample.item.id))
+        try await cache.store(CacheEntry(key: keys.search, provider: "openlibrary", kind: .search, body: Data(oldPage.utf8), storedAt: Date()))
+        try await cache.store(CacheEntry(key: keys.detail, provider: "openlibrary", kind: .detail, body: Data(oldDetail.utf8), storedAt: Date()))
+        let provider = CachingProvider(wrapping: upstream, cache: cache)
+        #expect(try await provider.search(request) == page)
+        #expect(try await provider.detail(StoredAnswerFormat.sample.item.id) == StoredAnswerFormat.sample)
+    }
+
+    @Test("a truncated entry under the current key is a miss: the call goes upstream, and its answer replaces the entry")
+    func truncatedEntryIsAMiss() async throws {
+        let store = TemporaryStore()
+        defer { store.remove() }
+        let cache = SQLiteResponseCache(database: store.database)
+        let upstream = FixedProvider(page: SearchPage(items: []), detail: ItemDetail(item: full))
+        let key = CacheKey.detail(provider: "openlibrary", endpoint: upstream.endpoint, id: full.id)
+        let whole = StoredAnswerFormat.sample.storedJSON
+        try await cache.store(CacheEntry(key: key, provider: "openlibrary", kind: .detail, body: whole.prefix(whole.count / 2), storedAt: Date()))
+        let provider = CachingProvider(wrapping: upstream, cache: cache)
+        #expect(try await provider.detail(full.id) == ItemDetail(item: full))
+        let replaced = try #require(try await cache.entry(forKey: key))
+        #expect(try JSONDecoder().decode(ItemDetail.self, from: replaced.body) == ItemDetail(item: full))
+    }
+
+    @Test("integers of every width are written as JSONEncoder writes them (not handed back and forth for ever)")
+    func everyIntegerWidth() throws {
+        struct Widths: Codable, Equatable {
+            var int8 = Int8.min, int16 = Int16.min, int32 = Int32.min, int64 = Int64.min
+            var uint = UInt.max, uint8 = UInt8.max, uint16 = UInt16.max, uint32 = UInt32.max, uint64 = UInt64.max
+            var inArray: [Int64] = [-1, Int64.max]
+            var single = Wrapped()
         }
+        struct Wrapped: Codable, Equatable {
+            var value = UInt64.max
+            init() {}
+            init(from decoder: any Decoder) throws { value = try decoder.singleValueContainer().decode(UInt64.self) }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode(value)
+            }
+        }
+        let bytes = StoredAnswerEncoder.encode(Widths())
+        #expect(try JSONDecoder().decode(Widths.self, from: bytes) == Widths())
+        let ours = try JSONSerialization.jsonObject(with: bytes) as? NSObject
+        let theirs = try JSONSerialization.jsonObject(with: JSONEncoder().encode(Widths())) as? NSObject
+        #expect(ours != nil && ours == theirs)
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#""uint64":18446744073709551615"#))
+    }
+
+    @Test("shapes the streaming writer leaves to JSONEncoder (a Float, a nested container, a value that writes nothing) read back")
+    func otherShapesFallBack() throws {
+        struct Shapes: Codable, Equatable {
+            var ratio: Float = 0.1
+            var nested = Nested()
+            var empty = Empty()
+        }
+        struct Nested: Codable, Equatable {
+            var inner = 7
+            init() {}
+            init(from decoder: any Decoder) throws {
+                inner = try decoder.container(keyedBy: Keys.self).nestedContainer(keyedBy: Keys.self, forKey: .box).decode(Int.self, forKey: .inner)
+            }
+            func encode(to encoder: any Encoder) throws {
+                var outer = encoder.container(keyedBy: Keys.self)
+                var box = outer.nestedContainer(keyedBy: Keys.self, forKey: .box)
+                try box.encode(inner, forKey: .inner)
+            }
+            enum Keys: CodingKey { case box, inner }
+        }
+        struct Empty: Codable, Equatable {
+            init() {}
+            init(from decoder: any Decoder) throws {}
+            func encode(to encoder: any Encoder) throws {}
+        }
+        let bytes = StoredAnswerEncoder.encode(Shapes())
+        #expect(try JSONDecoder().decode(Shapes.self, from: bytes) == Shapes())
+        #expect(try JSONDecoder().decode(Nested.self, from: StoredAnswerEncoder.encode(Nested())) == Nested())
+        struct Holder: Codable, Equatable {
+            var count = 1
+            var empty = Empty()
+        }
+        #expect(try JSONDecoder().decode(Holder.self, from: StoredAnswerEncoder.encode(Holder())) == Holder())
+        // Alone, a value that writes nothing is nothing JSONEncoder writes either: stored as `null`.
+        #expect(String(decoding: StoredAnswerEncoder.encode(Empty()), as: UTF8.self) == "null")
+        #expect(String(decoding: StoredAnswerEncoder.encode(Float(0.1)), as: UTF8.self) == "0.1")
     }
 
     @Test("a value the streaming writer does not handle (a Date) is written by JSONEncoder instead, and reads back")
