@@ -154,3 +154,21 @@ if ProcessInfo.processInfo.environment["CHECK_BYTES"] != nil {
     }
     print("read by bytes: \(byBytes) of \(set.count) titles; \(differ) differ")
 }
+
+// CHECK_BYTES=1 also: every creator's key read by bytes and by words agree.
+if ProcessInfo.processInfo.environment["CHECK_BYTES"] != nil {
+    var byBytes = 0, differ = 0, names = 0
+    for record in set.values {
+        for name in record.item.creators {
+            names += 1
+            let words = CreatorKey(words: name)
+            guard let bytes = CreatorKey.readByBytes(name) else { continue }
+            byBytes += 1
+            if bytes?.family != words?.family || bytes?.initial != words?.initial || bytes?.words != words?.words {
+                differ += 1
+                print("creator differs: \(name) words \(String(describing: words)) bytes \(String(describing: bytes))")
+            }
+        }
+    }
+    print("creators read by bytes: \(byBytes) of \(names); \(differ) differ")
+}

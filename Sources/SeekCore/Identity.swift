@@ -768,7 +768,17 @@ struct CreatorKey: Hashable {
         return keys
     }
 
+    /// The key of one creator's name: by bytes (`TitleBytes`) when the text allows, else by words.
     init?(_ name: String) {
+        switch Self.readByBytes(name) {
+        case .some(.some(let key)): self = key
+        case .some(.none): return nil
+        case .none: self.init(words: name)
+        }
+    }
+
+    /// The key of one creator's name read by words of `String`s, for any text.
+    init?(words name: String) {
         var text = Substring(name)
         // Roles and dates in brackets: "한강 (지은이)", "Tolkien, J. R. R. (1892-1973)".
         if let open = text.utf8.firstIndex(where: { $0 == 0x28 || $0 == 0x5B }), open > text.startIndex {
@@ -801,6 +811,73 @@ struct CreatorKey: Hashable {
         self.initial = given.first?.unicodeScalars.first
         self.words = given + family
     }
+
+    /// `init(words:)` over UTF-8 bytes for names of ASCII, Hangul syllables and CJK ideographs: nil
+    /// when the name is not for `TitleBytes`, else the key (itself nil for a name with no family name).
+    static func readByBytes(_ name: String) -> CreatorKey?? {
+        let text = name.utf8.span
+        // Roles and dates in brackets ("한강 (지은이)", "Tolkien, J. R. R. (1892-1973)") are cut at the
+        // first bracket, unless the name begins with it.
+        var cut = text.count
+        for index in 0..<text.count where text[index] == 0x28 || text[index] == 0x5B {
+            if index > 0 { cut = index }
+            break
+        }
+        var comma = -1
+        var ascii = true
+        for index in 0..<cut {
+            let byte = text[index]
+            if byte == 0x2C, comma < 0 { comma = index }
+            if byte >= 0x80 { ascii = false }
+        }
+        var folded = TitleBytes(capacity: cut + 8)
+        var family: Range<Int>
+        var given: Range<Int>
+        if comma >= 0 {
+            guard folded.fold(text, from: comma + 1, to: cut) else { return nil }
+            let after = 0..<folded.words.count
+            if !after.isEmpty, !after.allSatisfy({ suffixCodes.contains(folded.words[$0].code) }) {
+                guard folded.fold(text, from: 0, to: comma) else { return nil }
+                family = after.upperBound..<folded.words.count
+                given = after
+            } else {
+                folded = TitleBytes(capacity: cut + 8)
+                guard folded.fold(text, from: 0, to: comma) else { return nil }
+                family = 0..<folded.words.count
+                given = 0..<0
+            }
+        } else {
+            guard folded.fold(text, from: 0, to: cut) else { return nil }
+            family = 0..<folded.words.count
+            given = 0..<0
+        }
+        let words = folded.words
+        func isSuffix(_ position: Int) -> Bool { suffixCodes.contains(words[position].code) }
+        func isCJK(_ position: Int) -> Bool { folded.bytes[words[position].start..<words[position].end].contains { $0 >= 0x80 } }
+        func string(_ position: Int) -> String { String(decoding: folded.bytes[words[position].start..<words[position].end], as: UTF8.self) }
+        var familyWords = family.filter { !isSuffix($0) }
+        var givenWords = given.filter { !isSuffix($0) }
+        if given.isEmpty {
+            // No comma (or only suffixes after it): the last word is the family name, or a Korean,
+            // Chinese or Japanese name is the key whole.
+            let all = familyWords
+            if !ascii, all.contains(where: isCJK) {
+                guard !all.isEmpty else { return .some(nil) }
+                let whole = folded.string(all)
+                return .some(CreatorKey(family: whole, initial: nil))
+            }
+            familyWords = all.suffix(1).map { $0 }
+            givenWords = Array(all.dropLast())
+        }
+        guard let last = familyWords.last else { return .some(nil) }
+        var key = CreatorKey(family: "", initial: nil)
+        key.family = !ascii && familyWords.contains(where: isCJK) ? folded.string(familyWords) : string(last)
+        key.initial = givenWords.first.flatMap { string($0).unicodeScalars.first }
+        key.words = (givenWords + familyWords).map(string)
+        return .some(key)
+    }
+
+    private static let suffixCodes = BookIdentity.codes(Array(suffixes))
 
     init(family: String, initial: Unicode.Scalar?) {
         self.family = family
