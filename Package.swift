@@ -80,7 +80,7 @@ let package = Package(
         // APIs with (redaction, sanitising, untrusted text), settings (environment over the config file)
         // and what providers are built from, JSON in and out, ISBNs in catalogue text, locked state files.
         // A provider imports SeekCore and this, nothing else of ours.
-        .target(name: "SeekKit", dependencies: ["SeekCore", nioLocks], swiftSettings: strictSettings),
+        .target(name: "SeekKit", dependencies: ["SeekCore", "SeekSupport", nioLocks], swiftSettings: strictSettings),
         // The HTTP transport on AsyncHTTPClient: for the session that opens it and for tests, never a provider.
         .target(
             name: "SeekHTTPClient",
@@ -97,7 +97,7 @@ let package = Package(
         // Circuit breakers, rate limits, retries and per-provider stats, shared by every process.
         .target(
             name: "SeekResilience",
-            dependencies: ["SeekCore", "SeekKit", nioLocks, .product(name: "Metrics", package: "swift-metrics")],
+            dependencies: ["SeekCore", "SeekKit", "SeekSupport", nioLocks, .product(name: "Metrics", package: "swift-metrics")],
             swiftSettings: strictSettings
         ),
         // A loopback HTTP server that replays recorded answers: demo mode and the tests.
@@ -212,7 +212,7 @@ let package = Package(
         // client addresses behind trusted proxies, same-origin writes. Small, so Fuzz/ links it alone.
         .target(
             name: "SeekAccess",
-            dependencies: ["SeekCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["SeekCore", "SeekSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         // The HTTP host: `seek serve`, a JSON API and the web UI (Web/, swift-mustache) over one long-lived session (Hummingbird).
@@ -220,7 +220,7 @@ let package = Package(
             name: "SeekWeb",
             dependencies: [
                 "SeekCore", "SeekKit", "SeekRuntime", "SeekStore", "SeekImageCache", "SeekMCP", "SeekAccess", "SeekResilience",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "SeekSupport", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -254,7 +254,7 @@ let package = Package(
         .target(
             name: "SeekCLI",
             dependencies: [
-                "SeekCore", "SeekKit", "SeekRuntime", "SeekImageCache", "SeekStore", "SeekResilience", nioLocks,
+                "SeekCore", "SeekKit", "SeekRuntime", "SeekImageCache", "SeekStore", "SeekResilience", "SeekSupport", nioLocks,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings,

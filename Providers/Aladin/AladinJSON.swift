@@ -27,14 +27,10 @@ enum AladinJSON {
     /// `JSONValue(parsing:)` and `JSONReader` skip): it opens with `{` or `[`, ends without a space or
     /// `;`, and holds no single quote or control byte. Most bodies are such, and are then not copied.
     static func needsNoRewriting(_ body: Data) -> Bool {
-        body.withUnsafeBytes { raw in
-            var bytes = raw.bindMemory(to: UInt8.self)[...]
-            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-            guard let first = bytes.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-                  let last = bytes.last, !isSpace(last), last != UInt8(ascii: ";") else { return false }
-            let rest = UnsafeBufferPointer(rebasing: bytes)
-            return ByteScan.firstControl(or: singleQuote, singleQuote, in: rest, from: 0) == rest.count
-        }
+        let start = body.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard let first = body.dropFirst(start).first, first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+              let last = body.last, !isSpace(last), last != UInt8(ascii: ";") else { return false }
+        return ByteScan.firstControl(or: singleQuote, singleQuote, in: body, from: start) == body.count
     }
 
     /// Without surrounding whitespace and trailing semicolons.

@@ -111,30 +111,26 @@ enum AladinMapping {
         // On UTF-8 bytes: `(`, `)` and the space are ASCII, which never occurs inside another
         // character's encoding, and the scalar view cost half of an item's contributors (issue 30).
         // A role after a space other than ASCII's is left to the scalar path.
-        let split: (String, String)?? = part.withUTF8Bytes { bytes -> (String, String)?? in
-            func text(_ range: Range<Int>) -> String {
-                String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        let utf8 = part.utf8
+        // An ASCII byte is a scalar of its own: ranges between them are whole scalars.
+        func text(_ range: Range<String.Index>) -> String { String(Substring(utf8[range])) }
+        if let last = utf8.indices.last, utf8[last] == UInt8(ascii: ")"),
+           let open = utf8[..<last].lastIndex(of: UInt8(ascii: "(")), open > utf8.startIndex
+        {
+            let before = utf8[utf8.index(before: open)]
+            guard before < 0x80 else { return splitRoleByScalars(part) }
+            if before == 0x20 || (0x09...0x0D).contains(before) {
+                let role = text(utf8.index(after: open)..<last).trimmed()
+                guard isRole(role) else { return nil }
+                return (text(utf8.startIndex..<open).trimmed(), role)
             }
-            let count = bytes.count
-            if count > 0, bytes[count - 1] == UInt8(ascii: ")"),
-               let open = bytes[..<(count - 1)].lastIndex(of: UInt8(ascii: "(")), open > 0
-            {
-                let before = bytes[open - 1]
-                guard before < 0x80 else { return .none }
-                if before == 0x20 || (0x09...0x0D).contains(before) {
-                    let role = text((open + 1)..<(count - 1)).trimmed()
-                    guard isRole(role) else { return .some(nil) }
-                    return .some((text(0..<open).trimmed(), role))
-                }
-            }
-            if let space = bytes.lastIndex(of: UInt8(ascii: " ")) {
-                let word = text((space + 1)..<count)
-                let name = text(0..<space).trimmed()
-                if trailingRoles.contains(word), !name.isEmpty { return .some((name, word)) }
-            }
-            return .some(nil)
         }
-        return split ?? splitRoleByScalars(part)
+        if let space = utf8.lastIndex(of: UInt8(ascii: " ")) {
+            let word = text(utf8.index(after: space)..<utf8.endIndex)
+            let name = text(utf8.startIndex..<space).trimmed()
+            if trailingRoles.contains(word), !name.isEmpty { return (name, word) }
+        }
+        return nil
     }
 
     /// `splitRole` on Unicode scalars, for any text (a role after a space other than ASCII's).

@@ -56,11 +56,12 @@ struct CalibreLibrary: Sendable {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw CalibreError.unreadable(root, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
-        var header = [UInt8](repeating: 0, count: 28)
-        let count = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 28, 0) }
+        // The header's change counter (bytes 24-27, big-endian); the descriptor stays open for `stat`'s
+        // file and is closed by the `defer` above, not by the handle.
+        let header = try? FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).read(upToCount: 28)
         var counter: UInt32 = 0
-        if count == 28 {
-            counter = header[24...27].reduce(0) { $0 << 8 | UInt32($1) }
+        if let header, header.count == 28 {
+            counter = header.dropFirst(24).reduce(0) { $0 << 8 | UInt32($1) }
         }
         #if canImport(Darwin)
         let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)

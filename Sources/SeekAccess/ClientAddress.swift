@@ -7,6 +7,7 @@ import Darwin
 #endif
 import Foundation
 import SeekCore
+import SeekSupport
 
 /// An IPv4 or IPv6 address, as its 4 or 16 bytes (an IPv4-mapped IPv6 address is its IPv4 address).
 public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
@@ -34,27 +35,15 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
     private static func parse(_ text: String) -> [UInt8]? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 {
-            return withUnsafeBytes(of: &v4) { Array($0) }
-        }
-        var v6 = in6_addr()
-        guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
-        let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+        if let v4 = InternetAddress.ipv4Bytes(text) { return v4 }
+        guard let bytes = InternetAddress.ipv6Bytes(text) else { return nil }
         // ::ffff:a.b.c.d is a.b.c.d.
         if bytes.prefix(10).allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF { return Array(bytes.suffix(4)) }
         return bytes
     }
 
     public var description: String {
-        var buffer = [CChar](repeating: 0, count: 64)
-        let family = bytes.count == 4 ? AF_INET : AF_INET6
-        let written: Bool = bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return false }
-            return inet_ntop(family, base, &buffer, socklen_t(buffer.count)) != nil
-        }
-        guard written else { return bytes.map { String($0) }.joined(separator: ".") }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        InternetAddress.text(of: bytes) ?? bytes.map { String($0) }.joined(separator: ".")
     }
 
     /// Whether the first `bits` bits equal `other`'s (both of one family).

@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import SeekKit
 import SeekCore
 import SeekRuntime
+import SeekSupport
 
 /// Where text goes: the process's stdout/stderr, or a buffer in tests.
 package protocol TextSink: Sendable {

@@ -4,17 +4,6 @@ import SeekSupport
 /// methods such as `trimmingCharacters(in:)` go through `NSString` and UTF-16, which made trimming
 /// the largest single cost of mapping a provider's answer (issue 5's fan-out profile).
 extension String {
-    /// `body` given the text's UTF-8 where it is stored, without the copy (and its retain and release)
-    /// that `withUTF8` on a `var` makes; only a text that is not stored contiguously (a bridged one)
-    /// is copied first. The JSON writers and the untrusted-text check read thousands of strings a
-    /// search this way (issue 30).
-    @inlinable
-    public func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        if let result = try utf8.withContiguousStorageIfAvailable(body) { return result }
-        var contiguous = self
-        return try contiguous.withUTF8(body)
-    }
-
     /// Whether the text holds `target`, as `StringProtocol.containsBytes(of:)` finds it: for `String`
     /// itself, so that callers in other modules (redaction checks every text of an answer) do not take
     /// the generic form, which cost 380 instructions a call (issue 30).

@@ -10,6 +10,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
 import SeekKit
+import SeekSupport
 
 /// The disk tier: one file per URL, named by the SHA-256 of the URL, each verified on every read.
 ///
@@ -322,19 +323,7 @@ public final class DiskImageCache: Sendable {
         guard fstat(fd, &info) == 0 else { return nil }
         let size = Int(info.st_size)
         guard size >= 0, size <= Int(Int32.max) else { return nil }
-        var data = Data(count: size)
-        let complete = data.withUnsafeMutableBytes { buffer -> Bool in
-            guard let base = buffer.baseAddress else { return size == 0 }
-            var offset = 0
-            while offset < size {
-                let count = read(fd, base + offset, size - offset)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
-        }
-        guard complete else { return nil }
+        guard let data = FileDescriptorIO.data(fd, exactly: size) else { return nil }
         #if canImport(Darwin)
         let stamp = info.st_mtimespec
         #else

@@ -1,5 +1,6 @@
 import Foundation
 import SeekCore
+import SeekSupport
 
 /// Why a body is not JSON, and where: the byte offset of the first problem.
 public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -22,26 +23,26 @@ extension JSONValue {
     /// made untyped reading of a GIPHY page several times slower than the request's own overhead.
     /// Nesting deeper than `maxDepth` is an error, not a stack overflow.
     public init(parsing data: Data, maxDepth: Int = 512) throws(JSONParseError) {
-        let result = data.withUnsafeBytes { raw -> Result<JSONValue, JSONParseError> in
-            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), maxDepth: maxDepth)
+        let result = ByteView.reading(data) { bytes -> Result<JSONValue, JSONParseError> in
+            var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
             do throws(JSONParseError) { return .success(try parser.parseDocument()) } catch { return .failure(error) }
         }
         self = try result.get()
     }
 }
 
-/// A single-pass recursive-descent JSON reader over a byte buffer.
+/// A single-pass recursive-descent JSON reader over a byte buffer (SeekSupport's `ByteView`, valid
+/// while the parser is: it is made inside `ByteView.reading` and ends there).
 @usableFromInline
 struct JSONParser {
-    private let bytes: UnsafeBufferPointer<UInt8>
+    private let bytes: ByteView
     private let maxDepth: Int
     @usableFromInline private(set) var position = 0
     private var depth = 0
     /// The members of the objects being read, innermost last.
     private var members: [(key: String, value: JSONValue)] = []
 
-    @usableFromInline
-    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    init(bytes: ByteView, maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
     }
@@ -136,10 +137,9 @@ struct JSONParser {
         position += 1  // opening quote
         let start = position
         // Fast path: no escapes, so the bytes between the quotes are the string.
-        while position < bytes.count {
-            let byte = bytes[position]
+        while let byte = bytes.byte(at: position) {
             if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+                let text = bytes.string(start..<position)
                 position += 1
                 return text
             }
@@ -147,9 +147,8 @@ struct JSONParser {
             if byte < 0x20 { throw fail("unescaped control character in a string") }
             position += 1
         }
-        var buffer = Array(UnsafeBufferPointer(rebasing: bytes[start..<position]))
-        while position < bytes.count {
-            let byte = bytes[position]
+        var buffer = bytes.array(start..<position)
+        while let byte = bytes.byte(at: position) {
             switch byte {
             case UInt8(ascii: "\""):
                 position += 1
@@ -246,7 +245,7 @@ struct JSONParser {
             guard let next = peek(), Self.isDigit(next) else { throw fail("expected a digit in the exponent") }
             skipDigits()
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        let text = bytes.string(start..<position)
         guard let value = Double(text), value.isFinite else {
             position = start
             throw fail("number out of range")
@@ -257,16 +256,13 @@ struct JSONParser {
     private mutating func literal(_ word: StaticString) throws(JSONParseError) {
         let count = word.utf8CodeUnitCount
         guard position + count <= bytes.count else { throw fail("unexpected end of data") }
-        let expected = UnsafeBufferPointer(start: word.utf8Start, count: count)
-        for index in 0..<count where bytes[position + index] != expected[index] {
-            throw fail("invalid literal")
-        }
+        guard bytes.matches(word, at: position) else { throw fail("invalid literal") }
         position += count
     }
 
     // MARK: Scanning
 
-    private func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
+    private func peek() -> UInt8? { bytes.byte(at: position) }
 
     private mutating func skipDigits() {
         while let byte = peek(), Self.isDigit(byte) { position += 1 }
@@ -378,18 +374,17 @@ extension JSONParser {
     private mutating func parseKey(_ names: JSONFieldNames) throws(JSONParseError) -> Int? {
         let start = position + 1
         var index = start
-        while index < bytes.count {
-            let byte = bytes[index]
+        while let byte = bytes.byte(at: index) {
             if byte == UInt8(ascii: "\"") {
                 position = index + 1
-                return names.position(of: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                return names.position(of: bytes, in: start..<index)
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
             index += 1
         }
         // Escapes, a control character or no closing quote: read as any string is, errors and all.
-        var key = try parseString()
-        return key.withUTF8 { names.position(of: $0) }
+        let key = try parseString()
+        return ByteView.reading(key) { names.position(of: $0, in: 0..<$0.count) }
     }
 
     /// After a member's value: true when another member follows, false when the object closed.

@@ -1,4 +1,5 @@
 import Foundation
+import SeekSupport
 
 /// A JSON document read value by value, into a provider's own types: the members a provider knows
 /// are matched on the document's bytes and the others skipped, with no `JSONValue` tree, no
@@ -14,12 +15,11 @@ public struct JSONReader: ~Copyable {
     init(parser: JSONParser) { self.parser = parser }
 
     /// Reads the document in `data` with `body`, which reads its one value.
-    @inlinable
     public static func read<Result>(
         _ data: Data, maxDepth: Int = 512, _ body: (inout JSONReader) throws(JSONParseError) -> Result
     ) throws(JSONParseError) -> Result {
-        let outcome = data.withUnsafeBytes { raw -> Swift.Result<Result, JSONParseError> in
-            var reader = JSONReader(parser: JSONParser(bytes: raw.bindMemory(to: UInt8.self), maxDepth: maxDepth))
+        let outcome = ByteView.reading(data) { bytes -> Swift.Result<Result, JSONParseError> in
+            var reader = JSONReader(parser: JSONParser(bytes: bytes, maxDepth: maxDepth))
             do throws(JSONParseError) {
                 try reader.parser.beginDocument()
                 let start = reader.parser.position
@@ -117,16 +117,10 @@ struct JSONFieldNames: Sendable {
         self.byLength = byLength
     }
 
-    /// Where `bytes` is among the names; nil when it is none of them.
-    func position(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard byLength.indices.contains(bytes.count) else { return nil }
-        for (name, position) in byLength[bytes.count] {
-            let equal = name.withUnsafeBufferPointer { name in
-                guard let left = name.baseAddress, let right = bytes.baseAddress else { return true }  // both empty
-                return memcmp(left, right, bytes.count) == 0
-            }
-            if equal { return position }
-        }
+    /// Where the bytes in `range` of `bytes` are among the names; nil when they are none of them.
+    func position(of bytes: ByteView, in range: Range<Int>) -> Int? {
+        guard byLength.indices.contains(range.count) else { return nil }
+        for (name, position) in byLength[range.count] where bytes.equals(name, in: range) { return position }
         return nil
     }
 }

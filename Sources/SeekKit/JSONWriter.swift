@@ -1,4 +1,5 @@
 import SeekCore
+import SeekSupport
 /// A value that writes itself as JSON, field by field, without reflection.
 public protocol JSONWritable {
     func write(to writer: inout JSONWriter)
@@ -14,7 +15,7 @@ public struct JSONWriter: ~Copyable {
     public enum Style: Sendable { case compact, pretty }
 
     public let style: Style
-    /// The UTF-8 written so far (`GrowingBytes`: an append makes no uniqueness check).
+    /// The UTF-8 written so far (SeekSupport's `GrowingBytes`: an append makes no uniqueness check).
     @usableFromInline var output = GrowingBytes(capacity: 4096)
     @usableFromInline var depth = 0
     /// Whether the open object or array already has a member, so the next one needs a comma.
@@ -24,11 +25,8 @@ public struct JSONWriter: ~Copyable {
         self.style = style
     }
 
-    /// The bytes written so far.
-    @usableFromInline var written: UnsafeBufferPointer<UInt8> { output.written }
-
     /// The JSON written so far.
-    public var text: String { String(decoding: written, as: UTF8.self) }
+    public var text: String { output.makeString() }
 
     /// `value` as one JSON document.
     public static func text(_ value: some JSONWritable, style: Style = .compact) -> String {
@@ -39,15 +37,16 @@ public struct JSONWriter: ~Copyable {
 
     /// `body` given `value` as JSON in UTF-8 bytes and then `trailer`, where they were written, for a
     /// socket or a file: no `String` is made (a large document is not validated and copied again on its
-    /// way out), and no array either, so a host copies the bytes once, into its own buffer.
-    public static func withUTF8<Result>(
+    /// way out), and no array either, so a host copies the bytes once, into its own buffer. The bytes are
+    /// valid only in `body`.
+    package static func withUTF8<Result>(
         _ value: some JSONWritable, style: Style = .compact, trailer: String = "",
-        _ body: (UnsafeRawBufferPointer) throws -> Result
+        _ body: (ByteView) throws -> Result
     ) rethrows -> Result {
         var writer = JSONWriter(style: style)
         value.write(to: &writer)
         writer.raw(trailer)
-        return try body(UnsafeRawBufferPointer(writer.written))
+        return try writer.output.withWritten(body)
     }
 
     // MARK: Output
@@ -55,8 +54,6 @@ public struct JSONWriter: ~Copyable {
     @inlinable
     mutating func append(_ byte: UInt8) { output.append(byte) }
 
-    @inlinable
-    mutating func append(_ run: UnsafeBufferPointer<UInt8>) { output.append(contentsOf: run) }
 
     // MARK: Containers
     //
@@ -138,27 +135,15 @@ public struct JSONWriter: ~Copyable {
 
     /// A whole number, its digits written straight into the output (no `String` made for it).
     public mutating func int(_ value: Int) {
-        Self.withDecimal(value) { append($0) }
+        output.appendDecimal(value)
     }
 
-    /// The decimal text of `value` as bytes, handed to `body` without a `String` made for it (this writer
-    /// and the response cache's stored answers write numbers this way).
-    package static func withDecimal(_ value: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        var magnitude = value.magnitude
-        // Int.min has 19 digits; with the sign, 20 bytes.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = digits.count
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if value < 0 {
-                start -= 1
-                digits[start] = UInt8(ascii: "-")
-            }
-            body(UnsafeBufferPointer(rebasing: digits[start...]))
-        }
+    /// The decimal text of `value` as bytes, handed to `body` without a `String` made for it (the
+    /// response cache's stored answers write numbers this way).
+    package static func withDecimal(_ value: Int, _ body: (ByteView) -> Void) {
+        var digits = GrowingBytes(capacity: 20)
+        digits.appendDecimal(value)
+        digits.withWritten(body)
     }
 
     /// A number as `JSONEncoder` writes it: whole numbers below 2^53 without a fraction, others in
@@ -186,10 +171,8 @@ public struct JSONWriter: ~Copyable {
     public mutating func string(_ first: String, _ separator: StaticString, _ second: String) {
         append(UInt8(ascii: "\""))
         escapedBody(first)
-        separator.withUTF8Buffer { separator in
-            assert(Self.nextEscapable(in: separator, from: 0) == separator.count, "a separator literal that needs escaping")
-            append(separator)
-        }
+        assert(!"\(separator)".utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }, "a separator literal that needs escaping")
+        output.append(separator)
         escapedBody(second)
         append(UInt8(ascii: "\""))
     }
@@ -203,8 +186,8 @@ public struct JSONWriter: ~Copyable {
     /// quote or a backslash) is, or `utf8.count`: for any writer of JSON strings. Runs without one are
     /// crossed eight bytes at a time (a miss writes thousands of strings, and a byte-at-a-time scan was
     /// most of their cost).
-    public static func nextEscapable(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        ByteScan.firstControl(or: UInt8(ascii: "\""), UInt8(ascii: "\\"), in: utf8, from: start)
+    package static func nextEscapable(in utf8: ByteView, from start: Int) -> Int {
+        WordScan.firstControl(or: UInt8(ascii: "\""), UInt8(ascii: "\\"), in: utf8, from: start)
     }
 
     // MARK: Layout
@@ -212,12 +195,10 @@ public struct JSONWriter: ~Copyable {
     /// `"key":` for a literal key (`field`), with the separator the style asks for.
     @usableFromInline
     mutating func literalKey(_ key: StaticString) {
-        key.withUTF8Buffer { name in
-            assert(!name.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }, "a JSON key literal that needs escaping")
-            append(UInt8(ascii: "\""))
-            append(name)
-            append(UInt8(ascii: "\""))
-        }
+        assert(!"\(key)".utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }, "a JSON key literal that needs escaping")
+        append(UInt8(ascii: "\""))
+        output.append(key)
+        append(UInt8(ascii: "\""))
         keySeparator()
     }
 
@@ -260,8 +241,7 @@ public struct JSONWriter: ~Copyable {
 
     @inlinable
     mutating func raw(_ text: String) {
-        var text = text
-        text.withUTF8 { append($0) }
+        output.append(contentsOf: text)
     }
 }
 
@@ -306,3 +286,8 @@ extension Dictionary: JSONWritable where Key == String, Value: JSONWritable {
         }
     }
 }
+
+/// The JSON writers' output buffer (SeekSupport's), by the name the response cache's stored answers
+/// write with.
+@usableFromInline
+package typealias GrowingBytes = SeekSupport.GrowingBytes

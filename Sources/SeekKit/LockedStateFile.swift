@@ -8,6 +8,7 @@ import Darwin
 import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
+import SeekSupport
 
 /// A small JSON state file that several `seek` processes (and tasks of one process) read and change
 /// safely, and that a kill, a crash or a full disk at any moment leaves holding a whole state, old or new.
@@ -235,17 +236,7 @@ enum StateFileIO {
         guard fd >= 0 else { return nil }
         // Read-only: a failed close loses nothing.
         defer { _ = close(fd) }
-        var data = Data()
-        let complete = withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 1) { buffer in
-            while true {
-                let count = read(fd, buffer.baseAddress, buffer.count)
-                if count < 0, errno == EINTR { continue }
-                guard count >= 0 else { return false }
-                if count == 0 { return true }
-                data.append(contentsOf: UnsafeRawBufferPointer(start: buffer.baseAddress, count: count))
-            }
-        }
-        return complete ? data : nil
+        return FileDescriptorIO.readToEnd(fd)
     }
 
     /// Makes `data` the state file's content atomically: written to the temporary file, fsynced,
@@ -255,7 +246,7 @@ enum StateFileIO {
         // O_TRUNC: a killed writer's leftover is overwritten, never appended to.
         let fd = openFile(paths.temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC)
         guard fd >= 0 else { return false }
-        let written = data.withUnsafeBytes { FileDescriptorIO.writeAll(fd, $0) } && syncFile(fd)
+        let written = FileDescriptorIO.writeAll(fd, data) && syncFile(fd)
         // A failed close (EIO on a network file system) may mean lost data; EINTR still closes it.
         let closed = close(fd) == 0 || errno == EINTR
         guard written, closed, rename(paths.temporary, paths.data) == 0 else {
@@ -360,30 +351,12 @@ package enum LockedFile {
     }
 
     package static func readAll(_ fd: Int32) -> Data {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        var offset: off_t = 0
-        while true {
-            let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, offset) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            data.append(contentsOf: buffer[0..<count])
-            offset += off_t(count)
-        }
-        return data
+        FileDescriptorIO.preadToEnd(fd)
     }
 
     /// Makes `data` the whole file.
     package static func replaceContents(_ fd: Int32, with data: Data) {
-        var written = 0
-        data.withUnsafeBytes { bytes in
-            while written < bytes.count {
-                let count = pwrite(fd, bytes.baseAddress.map { $0 + written }, bytes.count - written, off_t(written))
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return }
-                written += count
-            }
-        }
+        let written = FileDescriptorIO.pwriteAll(fd, data)
         _ = ftruncate(fd, off_t(written))
     }
 

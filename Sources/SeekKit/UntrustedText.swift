@@ -1,4 +1,5 @@
 import SeekCore
+import SeekSupport
 
 /// Text from an upstream made safe to print on a terminal, in a log or on a page: the one place
 /// that decides what of an upstream's text may reach the user.
@@ -27,7 +28,7 @@ public enum UntrustedText {
     /// upstream text is, and then costs one pass over its bytes and no copy.
     static func isPrintableASCII(_ text: String, limit: Int) -> Bool {
         guard text.utf8.count <= limit else { return false }
-        return text.withUTF8Bytes(ByteScan.isPrintableASCII)
+        return WordScan.isPrintableASCII(text)
     }
 
     private static func clean(_ text: String, keepingBreaks: Bool, limit: Int) -> String {

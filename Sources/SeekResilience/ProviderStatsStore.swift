@@ -1,6 +1,7 @@
 import Foundation
 import SeekCore
 import SeekKit
+import SeekSupport
 import NIOConcurrencyHelpers
 
 /// One provider call as the stats remember it.

@@ -10,6 +10,7 @@ import SeekKit
 import SeekCore
 import SeekResilience
 import SeekStore
+import SeekSupport
 
 /// The process's metrics, in Prometheus' text format at `GET /metrics` (DESIGN, "Several instances").
 ///
@@ -250,13 +251,8 @@ struct MetricsEndpoint: Sendable {
         var name = host.trimmed().lowercased()
         if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
         if name == "localhost" { return true }
-        var v4 = in_addr()
-        if inet_pton(AF_INET, name, &v4) == 1 {
-            return UInt32(bigEndian: v4.s_addr) >> 24 == 127
-        }
-        var v6 = in6_addr()
-        guard inet_pton(AF_INET6, name, &v6) == 1 else { return false }
-        let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+        if let v4 = InternetAddress.ipv4Bytes(name) { return v4.first == 127 }
+        guard let bytes = InternetAddress.ipv6Bytes(name) else { return false }
         let zeros = [UInt8](repeating: 0, count: 10)
         if bytes == zeros + [0, 0, 0, 0, 0, 1] { return true }
         return Array(bytes.prefix(12)) == zeros + [0xff, 0xff] && bytes[12] == 127

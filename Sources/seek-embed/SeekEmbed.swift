@@ -178,15 +178,16 @@ func runSeekEmbed(_ arguments: [String]) {
 // Fuzz/run.sh builds every target with -sanitize=fuzzer and -parse-as-library, this build tool
 // included. SwiftPM then links an executable's `main` as `<target>_main` (which keeps libFuzzer's own
 // `main` out, as Fuzz/Sources/CLibFuzzer explains): the tool's entry point is that function there.
+// `argv` is C's `char **`, unused (CommandLine has the arguments): an opaque pointer of the same size.
 @_cdecl("seek_embed_main")
-func seekEmbedMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+func seekEmbedMain(_ argc: CInt, _ argv: OpaquePointer?) -> CInt {
     runSeekEmbed(Array(CommandLine.arguments.dropFirst()))
     return 0
 }
 
 /// libFuzzer's runtime, linked into every target of the fuzz build, wants one; the tool is never fuzzed.
 @_cdecl("LLVMFuzzerTestOneInput")
-func seekEmbedIsNotFuzzed(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt { 0 }
+func seekEmbedIsNotFuzzed(_ data: OpaquePointer?, _ size: Int) -> CInt { 0 }
 #else
 /// The command: `@main` rather than top-level code, so the tool also builds where every target is
 /// compiled with `-parse-as-library` (Fuzz/run.sh).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SeekCore
+import SeekSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -154,50 +155,29 @@ package enum HostExecutable {
     static let markerPrefix = "seek-build-id:"
 
     static func build(of path: String) -> Build {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return .foreign }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_size > 0 else { return .foreign }
-        let size = Int(status.st_size)
-        guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else { return .foreign }
-        defer { munmap(mapped, size) }
-        let file = UnsafeRawBufferPointer(start: mapped, count: size)
-        // The marker is a string literal: in an ELF executable it sits in a data section, a fifth of the file.
-        let regions = ELFFile.dataSections(of: file) ?? [file]
-        // Built here rather than written as one literal, so that `seek` itself never carries the marker.
-        let prefix = Array(markerPrefix.utf8)
-        let own = prefix + Array(SeekBuild.id.utf8)
-        // Anchored on the prefix's `:`, a byte six times rarer in an executable than its `s`.
-        let anchor = prefix.count - 1
-        if regions.contains(where: { firstOffset(of: own, anchoredAt: anchor, in: $0) != nil }) { return .same }
-        // Another build's marker: the prefix followed by a whole id (the prefix alone may be a literal of seek's own code).
-        let isHexDigit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) }
-        for region in regions {
-            var from = 0
-            while let found = firstOffset(of: prefix, anchoredAt: anchor, in: UnsafeRawBufferPointer(rebasing: region[from...])) {
-                let start = from + found + prefix.count
-                let id = region[start...].prefix(SeekBuild.id.utf8.count)
-                if id.count == SeekBuild.id.utf8.count, id.allSatisfy(isHexDigit) { return .other(id: String(decoding: id, as: UTF8.self)) }
-                from = start
+        MappedFile.reading(path) { file -> Build in
+            // The marker is a string literal: in an ELF executable it sits in a data section, a fifth of the file.
+            let regions = ELFFile.dataSections(of: file) ?? [file]
+            // Built here rather than written as one literal, so that `seek` itself never carries the marker.
+            let prefix = Array(markerPrefix.utf8)
+            let own = prefix + Array(SeekBuild.id.utf8)
+            // Anchored on the prefix's `:`, a byte six times rarer in an executable than its `s`.
+            let anchor = prefix.count - 1
+            if regions.contains(where: { $0.firstOffset(of: own, anchoredAt: anchor) != nil }) { return .same }
+            // Another build's marker: the prefix followed by a whole id (the prefix alone may be a literal of seek's own code).
+            let isHexDigit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) }
+            let idLength = SeekBuild.id.utf8.count
+            for region in regions {
+                var from = 0
+                while let found = region.firstOffset(of: prefix, anchoredAt: anchor, from: from) {
+                    let start = found + prefix.count
+                    let id = region.array(start..<min(region.count, start + idLength))
+                    if id.count == idLength, id.allSatisfy(isHexDigit) { return .other(id: String(decoding: id, as: UTF8.self)) }
+                    from = start
+                }
             }
-        }
-        return .foreign
-    }
-
-    /// The offset of the first `needle` in `bytes`: memchr for its byte at `anchor`, memcmp for the
-    /// whole (Glibc's Swift module has no memmem).
-    static func firstOffset(of needle: [UInt8], anchoredAt anchor: Int, in bytes: UnsafeRawBufferPointer) -> Int? {
-        guard needle.indices.contains(anchor), let base = bytes.baseAddress, bytes.count >= needle.count else { return nil }
-        let last = bytes.count - needle.count
-        var offset = 0
-        while offset <= last {
-            guard let hit = memchr(base + offset + anchor, Int32(needle[anchor]), last - offset + 1) else { return nil }
-            offset = base.distance(to: UnsafeRawPointer(hit)) - anchor
-            if memcmp(base + offset, needle, needle.count) == 0 { return offset }
-            offset += 1
-        }
-        return nil
+            return .foreign
+        } ?? .foreign
     }
 
     /// Where `seek-hosts` belongs: in the directory of the running executable, symbolic links resolved
@@ -230,22 +210,23 @@ package enum HostExecutable {
 enum ELFFile {
     /// The sections loaded into memory that are neither code nor zero-filled (`.rodata`, `.data`, Swift's
     /// metadata), where string literals live; nil when `file` is not such an ELF file.
-    static func dataSections(of file: UnsafeRawBufferPointer) -> [UnsafeRawBufferPointer]? {
-        guard file.count >= 64, file.prefix(6).elementsEqual([0x7F, 0x45, 0x4C, 0x46, 2, 1]) else { return nil }
-        let headersAt = Int(file.loadUnaligned(fromByteOffset: 0x28, as: UInt64.self))
-        let headerSize = Int(file.loadUnaligned(fromByteOffset: 0x3A, as: UInt16.self))
-        let headerCount = Int(file.loadUnaligned(fromByteOffset: 0x3C, as: UInt16.self))
+    static func dataSections(of file: ByteView) -> [ByteView]? {
+        guard file.count >= 64, file.prefix(6).elementsEqual([0x7F, 0x45, 0x4C, 0x46, 2, 1]),
+              let headersAt = file.littleEndian(UInt64.self, at: 0x28).flatMap(Int.init(exactly:)),
+              let headerSize = file.littleEndian(UInt16.self, at: 0x3A).map(Int.init),
+              let headerCount = file.littleEndian(UInt16.self, at: 0x3C).map(Int.init)
+        else { return nil }
         guard headerSize >= 0x28, headersAt > 0, headersAt <= file.count - headerCount * headerSize else { return nil }
         let progbits: UInt32 = 1, alloc: UInt64 = 0x2, code: UInt64 = 0x4
-        let sections = (0..<headerCount).compactMap { index -> UnsafeRawBufferPointer? in
+        let sections = (0..<headerCount).compactMap { index -> ByteView? in
             let header = headersAt + index * headerSize
-            let type = file.loadUnaligned(fromByteOffset: header + 4, as: UInt32.self)
-            let flags = file.loadUnaligned(fromByteOffset: header + 8, as: UInt64.self)
-            let offset = file.loadUnaligned(fromByteOffset: header + 0x18, as: UInt64.self)
-            let size = file.loadUnaligned(fromByteOffset: header + 0x20, as: UInt64.self)
-            guard type == progbits, flags & alloc != 0, flags & code == 0, offset <= UInt64(file.count),
+            guard let type = file.littleEndian(UInt32.self, at: header + 4),
+                  let flags = file.littleEndian(UInt64.self, at: header + 8),
+                  let offset = file.littleEndian(UInt64.self, at: header + 0x18),
+                  let size = file.littleEndian(UInt64.self, at: header + 0x20),
+                  type == progbits, flags & alloc != 0, flags & code == 0, offset <= UInt64(file.count),
                   size <= UInt64(file.count) - offset else { return nil }
-            return UnsafeRawBufferPointer(rebasing: file[Int(offset)..<Int(offset + size)])
+            return file.view(Int(offset)..<Int(offset + size))
         }
         return sections.isEmpty ? nil : sections
     }
