@@ -39,3 +39,10 @@ extension Duration {
         Int(saturating: (seconds * 1000).rounded())
     }
 }
+
+/// The size of a search when nothing names it: the engine's defaults (`SearchOptions`,
+/// `SearchRequest`) and every host's (`SeekSession.defaultLimit`) are this one value.
+public enum SearchBounds {
+    /// Results asked of each provider when a request names no limit.
+    public static let defaultLimit = 20
+}

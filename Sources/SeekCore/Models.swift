@@ -257,7 +257,7 @@ public struct SearchRequest: Sendable, Hashable {
 
     /// `page` and `limit` are clamped to `1...maxPage` and `1...maxLimit`, so that no arithmetic on
     /// them can overflow; hosts reject deeper pages before asking (`checkedOffset(page:limit:)`).
-    public init(query: String, page: Int = 1, cursor: String? = nil, limit: Int = 20, language: String? = nil) {
+    public init(query: String, page: Int = 1, cursor: String? = nil, limit: Int = SearchBounds.defaultLimit, language: String? = nil) {
         self.query = query
         self.page = min(max(1, page), Self.maxPage)
         self.cursor = cursor

@@ -27,7 +27,7 @@ public struct SearchOptions: Sendable {
     /// How records group into rows: a work's editions in one row (default), or each edition its own.
     public var grouping: ResultGrouping
 
-    public init(query: String, providers: [String]? = nil, limit: Int = 20, page: Int = 1,
+    public init(query: String, providers: [String]? = nil, limit: Int = SearchBounds.defaultLimit, page: Int = 1,
                 cursor: SearchCursor? = nil, timeout: Duration? = nil, ranking: RankingMethod = .searxng,
                 rating: String? = nil, noCache: Bool = false, explain: Bool = false, language: String? = nil,
                 grouping: ResultGrouping = .work) {

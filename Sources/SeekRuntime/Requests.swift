@@ -140,8 +140,8 @@ public enum FavoriteAddition: Sendable {
 extension SeekSession {
     /// How many results a call may ask of each provider.
     public static let resultLimits: ClosedRange<Int> = 1...100
-    /// Results per provider when the request names no limit.
-    public static let defaultLimit = 20
+    /// Results per provider when the request names no limit (SeekCore's `SearchBounds`, which the engine's defaults share).
+    public static let defaultLimit = SearchBounds.defaultLimit
     /// How many suggestions a call may ask of each provider.
     public static let suggestionLimits: ClosedRange<Int> = 1...50
     /// Suggestions per provider when the request names no limit.
