@@ -138,14 +138,6 @@ public struct JSONWriter: ~Copyable {
         output.appendDecimal(value)
     }
 
-    /// The decimal text of `value` as bytes, handed to `body` without a `String` made for it (the
-    /// response cache's stored answers write numbers this way).
-    package static func withDecimal(_ value: Int, _ body: (ByteView) -> Void) {
-        var digits = GrowingBytes(capacity: 20)
-        digits.appendDecimal(value)
-        digits.withWritten(body)
-    }
-
     /// A number as `JSONEncoder` writes it: whole numbers below 2^53 without a fraction, others in
     /// Swift's shortest round-trip form; JSON has no NaN or infinity, so those are `null`.
     public mutating func double(_ value: Double) {
@@ -286,8 +278,3 @@ extension Dictionary: JSONWritable where Key == String, Value: JSONWritable {
         }
     }
 }
-
-/// The JSON writers' output buffer (SeekSupport's), by the name the response cache's stored answers
-/// write with.
-@usableFromInline
-package typealias GrowingBytes = SeekSupport.GrowingBytes
