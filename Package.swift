@@ -128,7 +128,8 @@ let package = Package(
                 "SeekCore", "SeekKit", "SeekSupport", nioLocks, .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            plugins: ["EmbedFiles"]  // SQL/: the user-state database's migrations, one file each
         ),
         // The shared stores on PostgreSQL (SEEK_DATABASE_URL): favourites, history, the response cache,
         // cursor tokens, breakers and rate-limit buckets for several instances, with a local fallback.

@@ -265,113 +265,15 @@ private actor PoolSlot {
 }
 
 extension SeekDatabase {
-    /// The schema's versions. Never edit a shipped migration: add a new one.
+    /// The schema's versions: each migration runs its file `SQL/<identifier>.sql` (compiled into the
+    /// binary by the EmbedFiles plugin), in the order of `Migration.all`. GRDB records the identifiers
+    /// applied, so a shipped migration's identifier and file are never edited: add a new one.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration(Migration.favorites) { db in
-            // Snapshots of favourite items, so `favorites list` works offline. Times are Unix seconds.
-            try db.execute(sql: """
-                CREATE TABLE favorite (
-                    id TEXT NOT NULL PRIMARY KEY,
-                    provider TEXT NOT NULL,
-                    kind TEXT NOT NULL,
-                    title TEXT NOT NULL,
-                    creators TEXT NOT NULL,
-                    imageURL TEXT,
-                    addedAt REAL NOT NULL
-                );
-                CREATE INDEX favorite_addedAt ON favorite(addedAt);
-                """)
-        }
-        migrator.registerMigration(Migration.searchHistory) { db in
-            // `seq` orders entries (most recent = largest); one row per normalised query.
-            try db.execute(sql: """
-                CREATE TABLE searchHistory (
-                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                    normalizedQuery TEXT NOT NULL UNIQUE,
-                    query TEXT NOT NULL,
-                    providers TEXT NOT NULL,
-                    searchedAt REAL NOT NULL
-                );
-                """)
-        }
-        migrator.registerMigration(Migration.responseCache) { db in
-            try db.execute(sql: """
-                CREATE TABLE responseCache (
-                    key TEXT NOT NULL PRIMARY KEY,
-                    provider TEXT NOT NULL,
-                    kind TEXT NOT NULL,
-                    body BLOB NOT NULL,
-                    storedAt REAL NOT NULL
-                );
-                CREATE INDEX responseCache_storedAt ON responseCache(storedAt);
-                """)
-        }
-        migrator.registerMigration(Migration.safeCachedAnswers) { db in
-            // Answers are made safe (control characters, keys) before they are cached since this
-            // version; those stored before were not, and must not be served again.
-            try db.execute(sql: "DELETE FROM responseCache")
-        }
-        migrator.registerMigration(Migration.owners) { db in
-            // Whose favourites and history: '' for the owner (the CLI, a personal server), a visitor's
-            // id on a public instance. Keys become (owner, id) and (owner, normalizedQuery).
-            try db.execute(sql: """
-                CREATE TABLE favorite_new (
-                    owner TEXT NOT NULL DEFAULT '',
-                    id TEXT NOT NULL,
-                    provider TEXT NOT NULL,
-                    kind TEXT NOT NULL,
-                    title TEXT NOT NULL,
-                    creators TEXT NOT NULL,
-                    imageURL TEXT,
-                    addedAt REAL NOT NULL,
-                    PRIMARY KEY (owner, id)
-                );
-                INSERT INTO favorite_new (owner, id, provider, kind, title, creators, imageURL, addedAt)
-                    SELECT '', id, provider, kind, title, creators, imageURL, addedAt FROM favorite;
-                DROP TABLE favorite;
-                ALTER TABLE favorite_new RENAME TO favorite;
-                CREATE INDEX favorite_owner_addedAt ON favorite(owner, addedAt);
-                CREATE TABLE searchHistory_new (
-                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                    owner TEXT NOT NULL DEFAULT '',
-                    normalizedQuery TEXT NOT NULL,
-                    query TEXT NOT NULL,
-                    providers TEXT NOT NULL,
-                    searchedAt REAL NOT NULL,
-                    UNIQUE (owner, normalizedQuery)
-                );
-                INSERT INTO searchHistory_new (seq, owner, normalizedQuery, query, providers, searchedAt)
-                    SELECT seq, '', normalizedQuery, query, providers, searchedAt FROM searchHistory;
-                DROP TABLE searchHistory;
-                ALTER TABLE searchHistory_new RENAME TO searchHistory;
-                CREATE INDEX searchHistory_owner_searchedAt ON searchHistory(owner, searchedAt);
-                """)
-        }
-        migrator.registerMigration(Migration.responseCacheBytes) { db in
-            // Each answer's size beside its age, in one index: bounding the cache by bytes reads the
-            // index alone, not every answer's pages (256 MB of answers: 50 ms against a few).
-            try db.execute(sql: """
-                ALTER TABLE responseCache ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
-                UPDATE responseCache SET bytes = length(body);
-                DROP INDEX responseCache_storedAt;
-                CREATE INDEX responseCache_storedAt_bytes ON responseCache(storedAt, bytes);
-                """)
-        }
-        migrator.registerMigration(Migration.cursors) { db in
-            // The CLI's short `--cursor` tokens and the cursors they stand for (`SQLiteCursorStore`).
-            try db.execute(sql: """
-                CREATE TABLE cursor (
-                    token TEXT NOT NULL PRIMARY KEY,
-                    cursor TEXT NOT NULL,
-                    createdAt REAL NOT NULL
-                );
-                CREATE INDEX cursor_createdAt ON cursor(createdAt);
-                """)
-        }
-        migrator.registerMigration(Migration.favoriteOwned) { db in
-            // The reader's own copy a favourite's snapshot keeps (issue 49): `OwnedCopy` as JSON, or NULL.
-            try db.execute(sql: "ALTER TABLE favorite ADD COLUMN owned TEXT")
+        for identifier in Migration.all {
+            migrator.registerMigration(identifier) { db in
+                try db.execute(sql: try Migration.sql(identifier))
+            }
         }
         return migrator
     }
@@ -387,5 +289,24 @@ extension SeekDatabase {
         static let cursors = "v7-cursors"
         static let favoriteOwned = "v8-favorite-owned"
         static let all = [favorites, searchHistory, responseCache, safeCachedAnswers, owners, responseCacheBytes, cursors, favoriteOwned]
+
+        /// The path of the SQL file `identifier` runs, under the target's folder.
+        static func file(_ identifier: String) -> String { "SQL/\(identifier).sql" }
+
+        /// The statements `identifier` runs; fails naming the file when the binary does not carry it.
+        static func sql(_ identifier: String) throws -> String {
+            let path = file(identifier)
+            guard let text = EmbeddedFiles.text(path) else { throw MissingMigrationFile(path: path) }
+            return text
+        }
+    }
+}
+
+/// A migration whose SQL file the binary does not carry (a build without the EmbedFiles plugin).
+struct MissingMigrationFile: Error, CustomStringConvertible {
+    let path: String
+
+    var description: String {
+        "the user-state database's migration file \(path) is not embedded in the binary (Sources/SeekStore/\(path) missing?)"
     }
 }
