@@ -299,7 +299,7 @@ let package = Package(
         .testTarget(
             name: "SeekHTTPTests",
             dependencies: [
-                "SeekKit", "SeekHTTPClient", "SeekCore", "SeekLoopback", "SeekTesting", nioLocks,
+                "SeekKit", "SeekHTTPClient", "SeekCore", "SeekLoopback", "SeekTesting", "SeekSupport", nioLocks,
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
@@ -371,7 +371,7 @@ let package = Package(
         .testTarget(
             name: "SeekStoreTests",
             dependencies: [
-                "SeekStore", "SeekCore", "SeekKit", "SeekLoopback", "SeekTesting", nioLocks, .product(name: "GRDB", package: "GRDB.swift"),
+                "SeekStore", "SeekCore", "SeekKit", "SeekLoopback", "SeekTesting", "SeekSupport", nioLocks, .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Metrics", package: "swift-metrics"), .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings

@@ -5,6 +5,7 @@ import Logging
 import SeekCore
 import SeekKit
 import SeekStore
+import SeekSupport
 
 /// Every failure becomes the API's JSON error: `APIError`s as they are, a provider's `SeekError` by
 /// its kind, Hummingbird's own (no such route, wrong method) by their status, anything else a 500

@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import SeekCore
 import SeekRuntime
+import SeekSupport
 
 /// `seek serve`: the JSON API and the web UI over one session that lives as long as the server, so connections to
 /// the providers stay open and caches stay warm.

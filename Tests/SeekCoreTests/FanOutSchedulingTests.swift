@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
+import SeekSupport
 import SeekTesting
 import Testing
 

@@ -6,6 +6,7 @@ import SeekCore
 import SeekHTTPClient
 import SeekKit
 import SeekLoopback
+import SeekSupport
 import Testing
 
 /// Runs jobs on one event loop, noting whether each was queued from that loop's own thread.

@@ -1,5 +1,6 @@
 import NIOConcurrencyHelpers
 import SeekCore
+import SeekSupport
 import SeekTesting
 import Testing
 
