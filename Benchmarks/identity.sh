@@ -11,13 +11,13 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/support"
-for file in Sources/SeekCore/{Models,ItemID,ISBN,SeekError,Text,URLText,Ranking,ResultMerger,Identity,TitleBytes}.swift; do
+for file in Sources/SeekCore/{Models,ItemID,ISBN,SeekError,Text,URLText,Ranking,ResultMerger,Identity,TitleBytes,Bounds}.swift; do
     sed -e '/^import SeekCore$/d' "$root/$file" > "$work/$(basename "$file")"
 done
 if compgen -G "$root/Sources/SeekSupport/*.swift" > /dev/null; then
     cp "$root"/Sources/SeekSupport/*.swift "$work/support/"
     (cd "$work/support" && swiftc -O -wmo -parse-as-library -package-name Seek -module-name SeekSupport -emit-module -emit-library -static ./*.swift -o libSeekSupport.a 2>&1 | grep -v warning: || true)
 fi
-cp "$root"/Benchmarks/StoredAnswers/Shims.swift "$root"/Benchmarks/Identity/main.swift "$work/"
+cp "$root"/Benchmarks/Identity/Shims.swift "$root"/Benchmarks/Identity/main.swift "$work/"
 swiftc -O -wmo -package-name Seek -module-name IdentityTiming -I "$work/support" -L "$work/support" -lSeekSupport "$work"/*.swift -o "$work/timing" 2>&1 | grep -v warning: || true
 ${PERF:-} "$work/timing" "$root/Benchmarks/Identity/labelled.json"

@@ -1170,21 +1170,26 @@ struct RoughHasher {
         defer { word = Word() }
         words += 1
         all = Self.combine(all, word.hash)
-        let article = word.code != 0 && BookIdentity.articles.contains(word.code)
+        let kind = word.code != 0 ? Self.kinds.kind(of: word.code) : 0
+        let article = kind & Self.article != 0
         if words == 1, article {
             lastWasArticle = true
             return
         }
         lastWasArticle = article
         if word.hasDigit { return }
-        if word.code != 0, BookIdentity.volumeMarkers.contains(word.code) || BookIdentity.seriesMarkers.contains(word.code)
-            || BookIdentity.numberCodes.contains(word.code) || (word.roman && word.count <= 7) {
-            return
-        }
+        if word.code != 0, kind & Self.numbering != 0 || (word.roman && word.count <= 7) { return }
         beforeLast = kept
         kept = Self.combine(kept, word.hash)
         keptWords += 1
     }
+
+    /// What a word is, as bits: an article, or a marker or number word (which a rough title leaves out).
+    private static let article: UInt8 = 1, numbering: UInt8 = 2
+    private static let kinds = WordKinds([
+        (BookIdentity.articles, article), (BookIdentity.volumeMarkers, numbering), (BookIdentity.seriesMarkers, numbering),
+        (BookIdentity.numberCodes, numbering),
+    ])
 
     func finish(invertedArticle: Bool) -> UInt64 {
         guard words > 0 else { return 0 }
@@ -1197,10 +1202,40 @@ struct RoughHasher {
     }
 }
 
+/// Several sets of word codes in one table, each with its bits: one binary search tells which sets a
+/// word is in.
+struct WordKinds: Sendable {
+    private let sorted: [UInt64]
+    private let kinds: [UInt8]
+
+    init(_ sets: [(WordCodes, UInt8)]) {
+        var table: [UInt64: UInt8] = [:]
+        for (codes, kind) in sets {
+            for code in codes.sorted { table[code, default: 0] |= kind }
+        }
+        let entries = table.sorted { $0.key < $1.key }
+        sorted = entries.map(\.key)
+        kinds = entries.map(\.value)
+    }
+
+    /// The bits of every set `code` is in; 0 when none.
+    func kind(of code: UInt64) -> UInt8 {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            let value = sorted[middle]
+            if value == code { return kinds[middle] }
+            if value < code { low = middle + 1 } else { high = middle }
+        }
+        return 0
+    }
+}
+
 /// A small fixed set of word codes (`BookIdentity.code`), looked up by binary search: no hashing for
 /// the many words that are in none of the lists.
 struct WordCodes: Sendable {
-    private let sorted: [UInt64]
+    fileprivate let sorted: [UInt64]
 
     init(_ codes: [UInt64]) {
         sorted = Array(Set(codes)).sorted()

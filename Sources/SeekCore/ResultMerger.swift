@@ -244,11 +244,13 @@ public enum ResultMerger {
             results.append((result, entries[best].index + 1, entries[best].order))
         }
         // Ties (e.g. a book and a GIF both first in their lists) go to the better rank, then provider order.
-        results.sort { lhs, rhs in
+        // Sorted by place, not by moving whole rows about.
+        let order = results.indices.sorted { left, right in
+            let lhs = results[left], rhs = results[right]
             if lhs.result.score != rhs.result.score { return lhs.result.score > rhs.result.score }
             return (lhs.rank, lhs.order) < (rhs.rank, rhs.order)
         }
-        return results.map(\.result)
+        return order.map { results[$0].result }
     }
 
     /// A title block's key: the title key and one creator's family name.
