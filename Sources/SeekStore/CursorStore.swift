@@ -21,10 +21,13 @@ extension CursorStore {
         await token(for: cursor)
     }
 
-    /// A new random token: 16 bytes, base64url without padding.
+    /// A new random token: 16 bytes, base64url without padding. Its first character is never `-` or
+    /// `_`: the command line reads a value that starts with `-` as an option (`--cursor -Ab…` failed
+    /// one time in 64), so the first byte keeps 7 random bits.
     public static func newToken() -> String {
         var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        bytes[0] &= 0x7F
         return Data(bytes).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")

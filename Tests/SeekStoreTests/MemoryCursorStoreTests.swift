@@ -27,4 +27,13 @@ struct MemoryCursorStoreTests {
         #expect(await store.cursor(for: second) == nil)
         #expect(await store.cursor(for: third) == cursor(4))
     }
+
+    @Test("a token never starts with - or _, which a command line would read as an option")
+    func tokensReadAsValues() {
+        // 2,000 tokens: with a random first character, about 62 would start with one of them.
+        let tokens = (0..<2000).map { _ in MemoryCursorStore.newToken() }
+        #expect(tokens.allSatisfy { $0.first != "-" && $0.first != "_" })
+        #expect(tokens.allSatisfy { $0.utf8.count == 22 })
+        #expect(Set(tokens).count == tokens.count)
+    }
 }
