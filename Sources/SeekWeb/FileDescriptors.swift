@@ -63,15 +63,15 @@ final class DescriptorBackoffHandler: ChannelInboundHandler, RemovableChannelHan
     static let warningInterval = TimeAmount.seconds(10)
 
     private let logger: Logger
-    private let registry: ConnectionRegistry
+    private let connections: ConnectionRegistry
     private var resume: Scheduled<Void>?
     private var lastWarning: NIODeadline?
     /// Connections closed to free descriptors since the last warning.
     private var shedSinceWarning = 0
 
-    init(logger: Logger, registry: ConnectionRegistry = ConnectionRegistry()) {
+    init(logger: Logger, connections: ConnectionRegistry = ConnectionRegistry()) {
         self.logger = logger
-        self.registry = registry
+        self.connections = connections
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -103,7 +103,7 @@ final class DescriptorBackoffHandler: ChannelInboundHandler, RemovableChannelHan
     private func pauseAccepting(context: ChannelHandlerContext, errno code: CInt) {
         let now = NIODeadline.now()
         // Only while accepting is on: the accepts still queued in a read all fail the same way.
-        let shed = resume == nil ? registry.shed(now: now) : 0
+        let shed = resume == nil ? connections.shed(now: now) : 0
         shedSinceWarning += shed
         if lastWarning.map({ now - $0 >= Self.warningInterval }) ?? true {
             lastWarning = now

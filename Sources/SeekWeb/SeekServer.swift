@@ -75,12 +75,12 @@ package struct SeekServer: Sendable {
         return Application(
             router: BasePathRouter(basePath: basePath, router: router()),
             server: .http1(configuration: .init(additionalChannelHandlers: [
-                SlowClientHandler(timeouts: timeouts, logger: logger, registry: registry),
+                SlowClientHandler(timeouts: timeouts, logger: logger, connections: registry),
             ])),
             configuration: .init(address: .hostname(host, port: port), serverName: "seek/\(SeekVersion.current)"),
             onServerRunning: { channel in
                 try? await channel.eventLoop.submit {
-                    try channel.pipeline.syncOperations.addHandler(DescriptorBackoffHandler(logger: logger, registry: registry), position: .first)
+                    try channel.pipeline.syncOperations.addHandler(DescriptorBackoffHandler(logger: logger, connections: registry), position: .first)
                 }.get()
                 let port = channel.localAddress?.port ?? 0
                 let shown = host.contains(":") ? "[\(host)]" : host

@@ -102,7 +102,7 @@ final class SlowClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let timeouts: ConnectionTimeouts
     private let logger: Logger
-    private let registry: ConnectionRegistry
+    private let connections: ConnectionRegistry
     private var phase = Phase.awaitingHead
     /// When the phase began.
     private var phaseStart = NIODeadline.now()
@@ -127,10 +127,10 @@ final class SlowClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var entry: ConnectionRegistry.Entry?
     private var reportedWait: NIODeadline?
 
-    init(timeouts: ConnectionTimeouts, logger: Logger, registry: ConnectionRegistry = ConnectionRegistry()) {
+    init(timeouts: ConnectionTimeouts, logger: Logger, connections: ConnectionRegistry = ConnectionRegistry()) {
         self.timeouts = timeouts
         self.logger = logger
-        self.registry = registry
+        self.connections = connections
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -145,13 +145,13 @@ final class SlowClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
             // Only a closing channel refuses a handler; the header timer below still bounds it.
             logger.debug("connection handlers not added", metadata: ["error": "\(error)"])
         }
-        entry = registry.add(context.channel)
+        entry = connections.add(context.channel)
         if context.channel.isActive { start() }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         cancelTimers()
-        if let entry { registry.remove(entry) }
+        if let entry { connections.remove(entry) }
         entry = nil
         self.context = nil
     }
@@ -163,7 +163,7 @@ final class SlowClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         cancelTimers()
-        if let entry { registry.remove(entry) }
+        if let entry { connections.remove(entry) }
         entry = nil
         context.fireChannelInactive()
     }
