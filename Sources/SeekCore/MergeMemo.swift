@@ -25,10 +25,7 @@ package final class MergeMemo: Sendable {
         package func sharesStorage(with other: Inputs) -> Bool {
             guard batches.count == other.batches.count else { return false }
             for (mine, theirs) in zip(batches, other.batches) {
-                let same = mine.items.withUnsafeBufferPointer { a in
-                    theirs.items.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count }
-                }
-                if !same { return false }
+                if !mine.items.sharesStorage(with: theirs.items) { return false }
             }
             return true
         }

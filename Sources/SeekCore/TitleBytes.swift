@@ -116,16 +116,14 @@ struct TitleBytes {
     }
 
     /// Whether `word` is the text `literal`.
-    func word(_ word: Word, is literal: StaticString) -> Bool {
-        guard word.count == literal.utf8CodeUnitCount else { return false }
-        return literal.withUTF8Buffer { literal in
-            var index = 0
-            while index < literal.count {
-                if bytes[word.start + index] != literal[index] { return false }
-                index += 1
-            }
-            return true
+    func word(_ word: Word, is literal: [UInt8]) -> Bool {
+        guard word.count == literal.count else { return false }
+        var index = 0
+        while index < literal.count {
+            if bytes[word.start + index] != literal[index] { return false }
+            index += 1
         }
+        return true
     }
 
     /// The words at `positions` one after another, as a `String`: words that follow each other are
@@ -479,7 +477,7 @@ extension BookIdentity {
         let bytes = folded.bytes[word.start..<word.end]
         if bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return folded.digits(word, limit: 6) }
         if word.code != 0, let number = numberCodeValues[word.code] { return number }
-        if word.code == 0, folded.word(word, is: "seventeen") { return 17 }
+        if word.code == 0, folded.word(word, is: seventeen) { return 17 }
         guard bytes.count <= 7 else { return nil }
         var total = 0
         var previous = 0
@@ -522,7 +520,8 @@ extension BookIdentity {
     }
 
     /// `longBoxWords` as literals, for comparing bytes.
-    private static let longBoxWordList: [StaticString] = ["collection", "collections", "tetralogy", "anthology", "시리즈세트"]
+    private static let longBoxWordList: [[UInt8]] = ["collection", "collections", "tetralogy", "anthology", "시리즈세트"].map { Array($0.utf8) }
+    private static let seventeen = Array("seventeen".utf8)
     private static let numberCodeValues: [UInt64: Int] = Dictionary(
         numberWords.compactMap { word, value in word.utf8.count <= 8 ? (code(word), value) : nil }, uniquingKeysWith: { first, _ in first })
     private static let ordinalPrefixes = codes(["제", "第"])

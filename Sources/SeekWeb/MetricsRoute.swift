@@ -30,10 +30,10 @@ enum ServerMetrics {
     /// once in a process, so it is called here, the first time this is read: when a `SeekServer` is
     /// built (the CLI, which builds none, keeps swift-metrics' no-op backend; tests build many servers
     /// in one process, all on this one registry).
-    static let registry: PrometheusCollectorRegistry = {
-        let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
-        return registry
+    static let collectors: PrometheusCollectorRegistry = {
+        let collectors = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: collectors))
+        return collectors
     }()
 
     /// Records one request answered by `route` with `status` after `elapsed`.
@@ -58,7 +58,7 @@ enum ServerMetrics {
     /// Every metric, in Prometheus' text format, each family with its `# HELP` line.
     static func exposition() -> ByteBuffer {
         var bytes: [UInt8] = []
-        registry.emit(into: &bytes)
+        collectors.emit(into: &bytes)
         return ByteBuffer(string: withHelp(String(decoding: bytes, as: UTF8.self)))
     }
 

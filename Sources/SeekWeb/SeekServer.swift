@@ -39,7 +39,7 @@ package struct SeekServer: Sendable {
         self.port = port
         self.logger = logger
         // The process's metrics registry, swift-metrics' backend from the first server built on.
-        _ = ServerMetrics.registry
+        _ = ServerMetrics.collectors
     }
 
     /// The router with every route and middleware, for `run` and for tests.
