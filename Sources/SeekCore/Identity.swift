@@ -464,29 +464,10 @@ struct BookIdentity {
 
     /// `2권`, `제2권`, `第2巻`, `vol2`, `상` (upper), `하` (lower): a number with its marker in one word.
     static func gluedNumber(_ word: String) -> (Int, NumberKind, Int)? {
-        guard let first = word.utf8.first else { return nil }
+        guard !word.utf8.isEmpty else { return nil }
         if word.utf8.allSatisfy({ $0 < 0x80 }) {
             // `vol2`, `v2`, `no2`, `pt2`, `bk2`: ASCII letters then digits.
-            guard first == 0x76 || first == 0x6E || first == 0x70 || first == 0x62 else { return nil }
-            var letters = 0
-            var number = 0
-            var digits = 0
-            for byte in word.utf8 {
-                if digits == 0, byte >= 0x61, byte <= 0x7A {
-                    letters += 1
-                } else if byte >= 0x30, byte <= 0x39, digits < 4 {
-                    digits += 1
-                    number = number * 10 + Int(byte - 0x30)
-                } else {
-                    return nil
-                }
-            }
-            guard digits > 0 else { return nil }
-            switch word.prefix(letters) {
-            case "vol", "v", "pt": return (number, .volume, 1)
-            case "no", "bk": return (number, .series, 1)
-            default: return nil
-            }
+            return gluedASCII(word.utf8)
         }
         if word.utf8.count == 3 {
             let wordCode = code(word)
@@ -500,6 +481,32 @@ struct BookIdentity {
         let digits = scalars.dropLast()
         guard !digits.isEmpty, digits.count <= 4, digits.allSatisfy({ $0.value >= 0x30 && $0.value <= 0x39 }) else { return nil }
         return (digits.reduce(0) { $0 * 10 + Int($1.value - 0x30) }, .volume, 1)
+    }
+
+    /// `vol2`, `v2`, `no2`, `pt2`, `bk2`: a word of ASCII letters then up to four digits, as a volume or
+    /// series number (both readings of a title use it).
+    static func gluedASCII(_ bytes: some Collection<UInt8>) -> (Int, NumberKind, Int)? {
+        guard let first = bytes.first, first == 0x76 || first == 0x6E || first == 0x70 || first == 0x62 else { return nil }
+        var letters: UInt64 = 0
+        var number = 0
+        var digits = 0
+        for byte in bytes {
+            if digits == 0, byte >= 0x61, byte <= 0x7A {
+                letters = letters << 8 | UInt64(byte)
+                guard letters <= 0xFF_FFFF else { return nil }
+            } else if byte >= 0x30, byte <= 0x39, digits < 4 {
+                digits += 1
+                number = number * 10 + Int(byte - 0x30)
+            } else {
+                return nil
+            }
+        }
+        guard digits > 0 else { return nil }
+        switch letters {
+        case 0x76_6F6C, 0x76, 0x70_74: return (number, .volume, 1)  // vol, v, pt
+        case 0x6E_6F, 0x62_6B: return (number, .series, 1)  // no, bk
+        default: return nil
+        }
     }
 
     /// A number as a word: digits, a Roman numeral (up to 39) or an English number word up to twenty.

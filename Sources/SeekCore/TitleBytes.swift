@@ -431,30 +431,9 @@ extension BookIdentity {
     /// `gluedNumber` over a folded word.
     private static func gluedNumber(_ word: TitleBytes.Word, of folded: TitleBytes) -> (Int, NumberKind, Int)? {
         let bytes = folded.bytes[word.start..<word.end]
-        guard let first = bytes.first else { return nil }
+        guard !bytes.isEmpty else { return nil }
         if bytes.allSatisfy({ $0 < 0x80 }) {
-            // `vol2`, `v2`, `no2`, `pt2`, `bk2`: ASCII letters then digits.
-            guard first == 0x76 || first == 0x6E || first == 0x70 || first == 0x62 else { return nil }
-            var letters: UInt64 = 0
-            var number = 0
-            var digits = 0
-            for byte in bytes {
-                if digits == 0, byte >= 0x61, byte <= 0x7A {
-                    letters = letters << 8 | UInt64(byte)
-                    guard letters <= 0xFF_FFFF else { return nil }
-                } else if byte >= 0x30, byte <= 0x39, digits < 4 {
-                    digits += 1
-                    number = number * 10 + Int(byte - 0x30)
-                } else {
-                    return nil
-                }
-            }
-            guard digits > 0 else { return nil }
-            switch letters {
-            case 0x76_6F6C, 0x76, 0x70_74: return (number, .volume, 1)  // vol, v, pt
-            case 0x6E_6F, 0x62_6B: return (number, .series, 1)  // no, bk
-            default: return nil
-            }
+            return gluedASCII(bytes)
         }
         if word.count == 3 {
             if upperCodes.contains(word.code) { return (1001, .volume, 1) }
