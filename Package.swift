@@ -15,8 +15,8 @@ let package = Package(
     // What an embedder uses; every other target is internal to the package (its seams `package` where no
     // product's API needs them).
     products: [
-        // The provider contract and the engine.
-        .library(name: "SeekCore", targets: ["SeekCore"]),
+        // The provider contract and the engine, with its default merger (the identity rules).
+        .library(name: "SeekCore", targets: ["SeekCore", "SeekIdentity"]),
         // What a provider is written with: the transport role, the provider client, settings, JSON, ISBNs.
         .library(name: "SeekKit", targets: ["SeekKit"]),
         // The provider conformance kit, with the loopback fixture server and a real transport to test against.
@@ -74,8 +74,12 @@ let package = Package(
         // use with a SAFETY note; depends on nothing of ours and is in no product.
         .target(name: "SeekSupport", dependencies: [nioLocks], swiftSettings: strictSettings),
         // The contract and the engine: provider protocol, models, ids, errors, statuses, call options
-        // and middleware, container, fan-out, merge, rank, cursor, ISBN. Depends on SeekSupport only.
+        // and middleware, container, fan-out (with the merging role), ranking methods, cursor, ISBN. Depends on SeekSupport only.
         .target(name: "SeekCore", dependencies: ["SeekSupport", nioLocks], swiftSettings: strictSettings),
+        // The engine's default merger (`ResultMerger`, the `ResultMerging` role): which records are one
+        // book (typed identifiers, guarded title keys read by bytes), the merge's rows, ranks and field
+        // policy, the memo of recent merges, owned rows. Depends on SeekCore and SeekSupport only.
+        .target(name: "SeekIdentity", dependencies: ["SeekCore", "SeekSupport", nioLocks], swiftSettings: strictSettings),
         // The provider kit: the HTTP transport role and its messages, the client providers call their
         // APIs with (redaction, sanitising, untrusted text), settings (environment over the config file)
         // and what providers are built from, JSON in and out, ISBNs in catalogue text, locked state files.
@@ -200,7 +204,7 @@ let package = Package(
         .target(
             name: "SeekRuntime",
             dependencies: [
-                "SeekCore", "SeekKit", "SeekHTTPClient", "SeekResilience", "SeekLoopback", "SeekImageCache", "SeekStore",
+                "SeekCore", "SeekIdentity", "SeekKit", "SeekHTTPClient", "SeekResilience", "SeekLoopback", "SeekImageCache", "SeekStore",
                 "SeekPostgres", "OpenLibraryProvider", "GiphyProvider", "AladinProvider", "DeclaredProvider",
                 "GoogleBooksProvider", "CrossrefProvider", "CalibreProvider", "CMallocArenas", nioLocks,
             ],
@@ -289,12 +293,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "SeekCoreTests", dependencies: ["SeekCore", "SeekKit", "SeekSupport", "SeekHTTPClient", "SeekLoopback", "SeekTesting", nioLocks],
+            name: "SeekCoreTests", dependencies: ["SeekCore", "SeekIdentity", "SeekKit", "SeekSupport", "SeekHTTPClient", "SeekLoopback", "SeekTesting", nioLocks],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "SeekSupportTests", dependencies: ["SeekSupport", nioLocks], swiftSettings: strictSettings),
         // The kit's tests, by the part of it they test: catalogue ISBNs, JSON, HTTP (with the AsyncHTTPClient transport).
-        .testTarget(name: "SeekCatalogTests", dependencies: ["SeekKit", "SeekCore"], swiftSettings: strictSettings),
+        .testTarget(name: "SeekCatalogTests", dependencies: ["SeekIdentity", "SeekKit", "SeekCore"], swiftSettings: strictSettings),
         .testTarget(name: "SeekJSONTests", dependencies: ["SeekKit", "SeekCore"], swiftSettings: strictSettings),
         .testTarget(
             name: "SeekHTTPTests",
@@ -341,7 +345,7 @@ let package = Package(
         .testTarget(
             name: "CalibreProviderTests",
             dependencies: [
-                "CalibreProvider", "SeekCore", "SeekKit", .product(name: "GRDB", package: "GRDB.swift"),
+                "CalibreProvider", "SeekIdentity", "SeekCore", "SeekKit", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
         ),
@@ -371,7 +375,7 @@ let package = Package(
         .testTarget(
             name: "SeekStoreTests",
             dependencies: [
-                "SeekStore", "SeekCore", "SeekKit", "SeekLoopback", "SeekTesting", "SeekSupport", nioLocks, .product(name: "GRDB", package: "GRDB.swift"),
+                "SeekStore", "SeekCore", "SeekIdentity", "SeekKit", "SeekLoopback", "SeekTesting", "SeekSupport", nioLocks, .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Metrics", package: "swift-metrics"), .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: strictSettings

@@ -20,7 +20,7 @@ let targets: [(name: String, seekProducts: [String])] = [
     ("FuzzCursor", []),
     ("FuzzRetryAfter", ["SeekKit"]),
     ("FuzzISBN", ["SeekKit"]),
-    ("FuzzVisitorCookie", ["SeekAccess"]),
+    ("FuzzVisitorCookie", ["SeekAccess", "SeekKit"]),
     ("FuzzForwardedFor", ["SeekAccess"]),
 ]
 

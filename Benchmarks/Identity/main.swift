@@ -2,7 +2,7 @@ import Foundation
 
 // Issue 48's identity benchmark: precision, recall and F1 of the merger's joins on the labelled set
 // (labelled.json, built by make_set.py from the recorded responses), for both groupings, and the
-// merge's time for 8 sources × 100 items. Compiled with SeekCore's files by ../identity.sh.
+// merge's time for 8 sources × 100 items. Compiled with SeekCore's and SeekIdentity's files by ../identity.sh.
 
 struct Record {
     let key: String

@@ -128,12 +128,12 @@ public struct CalibreProvider: SearchProvider {
                 let match = "identifiers : (" + isbns.map { "\"\($0)\"" }.joined(separator: " OR ") + ")"
                 if let hit = try await index.search(match, limit: 1, offset: 0).first { return copy(hit) }
             }
-            let title = ResultMerger.normalise(item.title)
+            let title = MatchText.normalise(item.title)
             let names = Set(creators.compactMap(Self.familyName))
             guard !title.isEmpty, !names.isEmpty, let match = CalibreQuery.match(item.title) else { return nil }
             let hits = try await index.search(match, limit: 10, offset: 0)
             return hits.first { hit in
-                ResultMerger.normalise(hit.title) == title && hit.authors.contains { Self.familyName($0).map(names.contains) ?? false }
+                MatchText.normalise(hit.title) == title && hit.authors.contains { Self.familyName($0).map(names.contains) ?? false }
             }.map(copy)
         } catch let error as CalibreError {
             throw error.seekError
@@ -142,7 +142,7 @@ public struct CalibreProvider: SearchProvider {
 
     /// A name's last word, normalised ("J. R. R. Tolkien" → "tolkien"; "한강" → "한강").
     static func familyName(_ name: String) -> String? {
-        name.split(whereSeparator: { $0 == " " || $0 == "," }).last.map { ResultMerger.normalise(String($0)) }.flatMap { $0.isEmpty ? nil : $0 }
+        name.split(whereSeparator: { $0 == " " || $0 == "," }).last.map { MatchText.normalise(String($0)) }.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     private func requireLibrary() throws -> CalibreIndex {

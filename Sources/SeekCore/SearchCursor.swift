@@ -1,4 +1,5 @@
 import Foundation
+import SeekSupport
 
 /// Continues a search where it stopped: each provider's own next token, plus a compact set of
 /// fingerprints of everything earlier pages showed, so that no item repeats on a later page.
@@ -23,24 +24,24 @@ public struct SearchCursor: Sendable, Hashable, Codable {
     /// hundreds at times, and the token must stay small. Lookups always test all of them.
     public static let rememberedISBNs = 4
 
-    /// True when an earlier page showed this item or one it would merge with.
-    public func hasSeen(_ item: Item) -> Bool {
+    /// True when an earlier page showed this item or one `merger` would join it with.
+    public func hasSeen(_ item: Item, by merger: any ResultMerging) -> Bool {
         guard !seen.isEmpty else { return false }
-        return Self.keys(for: item).contains { seen.contains(Self.fingerprint($0)) }
+        return Self.keys(for: item, by: merger).contains { seen.contains(Self.fingerprint($0)) }
     }
 
-    /// Remembers `items` as shown (their id, first ISBN-13s, or title key).
-    public mutating func remember(_ items: some Sequence<Item>) {
+    /// Remembers `items` as shown (their id, first ISBN-13s, or title key as `merger` reads them).
+    public mutating func remember(_ items: some Sequence<Item>, by merger: any ResultMerging) {
         for item in items {
-            for key in Self.keys(for: item, isbnLimit: Self.rememberedISBNs) { seen.insert(Self.fingerprint(key)) }
+            for key in Self.keys(for: item, by: merger, isbnLimit: Self.rememberedISBNs) { seen.insert(Self.fingerprint(key)) }
         }
     }
 
-    /// The keys under which an item counts as seen: its id and the keys the merger joins books by.
-    public static func keys(for item: Item, isbnLimit: Int = .max) -> [String] {
+    /// The keys under which an item counts as seen: its id and the keys `merger` joins books by.
+    public static func keys(for item: Item, by merger: any ResultMerging, isbnLimit: Int = .max) -> [String] {
         var keys = ["id:" + item.id.description]
         var isbns = 0
-        ResultMerger.forEachMatchKey(of: item) { key in
+        merger.forEachMatchKey(of: item) { key in
             if case .isbn = key {
                 guard isbns < isbnLimit else { return }
                 isbns += 1
@@ -68,7 +69,7 @@ public struct SearchCursor: Sendable, Hashable, Codable {
 
     /// The opaque `--cursor` text (base64url, no padding).
     public var token: String {
-        var writer = ByteWriter()
+        var writer = VarintWriter()
         writer.bytes.append(Self.version)
         writer.varint(UInt64(max(1, page)))
         writer.varint(UInt64(positions.count))
@@ -93,7 +94,7 @@ public struct SearchCursor: Sendable, Hashable, Codable {
             .replacingAll("-", with: "+").replacingAll("_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         guard let data = Data(base64Encoded: base64) else { throw invalid }
-        var reader = ByteReader(bytes: Array(data))
+        var reader = VarintReader(bytes: Array(data))
         guard reader.byte() == Self.version,
               let page = reader.varint(), page >= 1, page <= UInt64(SearchRequest.maxPage),
               let count = reader.varint(), count <= UInt64(Self.maxProviders)
@@ -146,62 +147,5 @@ extension SearchCursor {
                 continue
             }
         }
-    }
-}
-
-/// Appends unsigned LEB128 varints and length-prefixed UTF-8.
-private struct ByteWriter {
-    var bytes: [UInt8] = []
-
-    mutating func varint(_ value: UInt64) {
-        var rest = value
-        while rest >= 0x80 {
-            bytes.append(UInt8(rest & 0x7F) | 0x80)
-            rest >>= 7
-        }
-        bytes.append(UInt8(rest))
-    }
-
-    mutating func text(_ value: String) {
-        let utf8 = Array(value.utf8)
-        varint(UInt64(utf8.count))
-        bytes += utf8
-    }
-}
-
-/// Reads what `ByteWriter` wrote; every read is bounds-checked and returns nil past the end.
-private struct ByteReader {
-    let bytes: [UInt8]
-    var index = 0
-
-    var remaining: Int { bytes.count - index }
-
-    mutating func byte() -> UInt8? {
-        guard index < bytes.count else { return nil }
-        defer { index += 1 }
-        return bytes[index]
-    }
-
-    mutating func varint() -> UInt64? {
-        var value: UInt64 = 0
-        for shift in stride(from: 0, to: 64, by: 7) {
-            guard let next = byte() else { return nil }
-            value |= UInt64(next & 0x7F) << UInt64(shift)
-            if next & 0x80 == 0 { return value }
-        }
-        return nil
-    }
-
-    mutating func text(limit: Int) -> String? {
-        guard let length = varint(), length <= UInt64(limit), Int(length) <= remaining else { return nil }
-        let slice = bytes[index..<index + Int(length)]
-        index += Int(length)
-        return String(validating: slice, as: UTF8.self)
-    }
-
-    mutating func uint32() -> UInt32? {
-        guard remaining >= 4 else { return nil }
-        defer { index += 4 }
-        return bytes[index..<index + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
     }
 }

@@ -116,14 +116,17 @@ public struct SearchEngine: Sendable {
     public let tuning: [String: ProviderTuning]
     /// The middleware every provider call goes through (cache, resilience).
     public let pipeline: ProviderPipeline
-    /// Merges of late, by their exact inputs (a cached search is not merged and ranked again). One
-    /// for the process: entries hold their whole inputs, so engines cannot be given each other's.
-    static let memo = MergeMemo()
+    /// Which records are one book, and the rows they make (SeekIdentity's `ResultMerger`).
+    public let merger: any ResultMerging
 
-    public init(registry: ProviderRegistry, tuning: [String: ProviderTuning] = [:], pipeline: ProviderPipeline = ProviderPipeline()) {
+    public init(
+        registry: ProviderRegistry, tuning: [String: ProviderTuning] = [:], pipeline: ProviderPipeline = ProviderPipeline(),
+        merger: some ResultMerging
+    ) {
         self.registry = registry
         self.tuning = tuning
         self.pipeline = pipeline
+        self.merger = merger
     }
 
     /// The providers a search selects, in registry order; unknown ids are an `.invalidInput` error.
@@ -155,15 +158,7 @@ public struct SearchEngine: Sendable {
     public func merge(_ batches: [ProviderBatch], from providers: [any SearchProvider],
                       ranking: RankingMethod = .searxng, grouping: ResultGrouping = .work) -> [MergedResult] {
         let weights = Dictionary(providers.map { ($0.descriptor.id, weight(for: $0)) }) { first, _ in first }
-        let inputs = MergeMemo.Inputs(
-            batches: batches.map { MergeMemo.Batch(provider: $0.outcome.provider, items: $0.items) }, weights: weights, ranking: ranking,
-            grouping: grouping)
-        return Self.memo.merged(inputs) {
-            let merged = ResultMerger.merge(
-                inputs.batches.map { ($0.provider, $0.items) }, weights: weights, ranking: ranking, grouping: grouping)
-            // Rows a library copy joined say so, scored by their remote sources (OwnedRows.swift, issue 49).
-            return OwnedRows.mark(merged, lists: inputs.batches.map(\.items), ranking: ranking)
-        }
+        return merger.merge(batches.map { ($0.outcome.provider, $0.items) }, weights: weights, ranking: ranking, grouping: grouping)
     }
 
     /// Runs the search; `onBatch` sees each provider's answer as it arrives (already without items
@@ -194,20 +189,20 @@ public struct SearchEngine: Sendable {
                 limit: options.limit, language: options.language)
             return try await pipeline.search(request, on: provider, options: call)
         } onAnswer: { answer in
-            await onBatch(ProviderBatch(answer).excluding(cursor))
+            await onBatch(ProviderBatch(answer).excluding(cursor, by: merger))
         }
-        let batches = answers.map { ProviderBatch($0).excluding(cursor) }
+        let batches = answers.map { ProviderBatch($0).excluding(cursor, by: merger) }
         let outcomes = batches.map(\.outcome)
         let merged = merge(batches, from: providers, ranking: options.ranking, grouping: options.grouping)
         return SearchResult(
             query: options.query, page: page, results: merged, outcomes: outcomes,
-            next: Self.nextCursor(after: batches, page: page, previous: cursor), ranking: options.ranking,
+            next: nextCursor(after: batches, page: page, previous: cursor), ranking: options.ranking,
             grouping: options.grouping, explain: options.explain)
     }
 
     /// The cursor for the page after this one: providers with a next token continue, a provider that
     /// failed for a passing reason while continuing keeps its place, the rest drop out; nil when none is left.
-    static func nextCursor(after batches: [ProviderBatch], page: Int, previous: SearchCursor?) -> SearchCursor? {
+    func nextCursor(after batches: [ProviderBatch], page: Int, previous: SearchCursor?) -> SearchCursor? {
         var positions: [String: String] = [:]
         for batch in batches {
             let outcome = batch.outcome
@@ -220,7 +215,7 @@ public struct SearchEngine: Sendable {
         }
         guard !positions.isEmpty else { return nil }
         var next = SearchCursor(positions: positions, page: page + 1, seen: previous?.seen ?? [])
-        next.remember(batches.lazy.flatMap(\.items))
+        next.remember(batches.lazy.flatMap(\.items), by: merger)
         return next
     }
 
@@ -351,10 +346,10 @@ extension ProviderBatch {
     }
 
     /// This batch without the items an earlier page of `cursor` showed; `count` is what remains.
-    func excluding(_ cursor: SearchCursor?) -> ProviderBatch {
+    func excluding(_ cursor: SearchCursor?, by merger: any ResultMerging) -> ProviderBatch {
         guard let cursor, !cursor.seen.isEmpty else { return self }
         var copy = self
-        copy.items = items.filter { !cursor.hasSeen($0) }
+        copy.items = items.filter { !cursor.hasSeen($0, by: merger) }
         copy.outcome.count = copy.items.count
         return copy
     }

@@ -4,13 +4,6 @@ import SeekSupport
 /// methods such as `trimmingCharacters(in:)` go through `NSString` and UTF-16, which made trimming
 /// the largest single cost of mapping a provider's answer (issue 5's fan-out profile).
 extension String {
-    /// Whether the text holds `target`, as `StringProtocol.containsBytes(of:)` finds it: for `String`
-    /// itself, so that callers in other modules (redaction checks every text of an answer) do not take
-    /// the generic form, which cost 380 instructions a call (issue 30).
-    public func containsBytes(of target: String) -> Bool {
-        UTF8Search.contains(self, target)
-    }
-
     /// The text without leading and trailing white space (`StringProtocol.trimmed()`); text with
     /// nothing to trim comes back as it is, not copied.
     public func trimmed() -> String {
@@ -74,10 +67,5 @@ extension StringProtocol {
     public func replacingAll(_ target: String, with replacement: String) -> String {
         let text = String(self)
         return UTF8Search.replacingAll(in: text, target, with: replacement) ?? text
-    }
-
-    /// Whether the text holds `target`, compared on UTF-8 code units as `replacingAll` matches.
-    public func containsBytes(of target: String) -> Bool {
-        UTF8Search.contains(String(self), target)
     }
 }

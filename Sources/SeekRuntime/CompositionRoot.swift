@@ -8,6 +8,7 @@ import GoogleBooksProvider
 import OpenLibraryProvider
 import SeekKit
 import SeekCore
+import SeekIdentity
 import SeekResilience
 import SeekImageCache
 import SeekPostgres
@@ -83,7 +84,7 @@ public enum CompositionRoot {
         if let library = providers.lazy.compactMap({ $0 as? CalibreProvider }).first, library.isConfigured {
             middlewares.insert(LibraryOwnershipMiddleware(library: library), at: 0)
         }
-        let engine = SearchEngine(registry: registry, tuning: tuning, pipeline: ProviderPipeline(middlewares))
+        let engine = SearchEngine(registry: registry, tuning: tuning, pipeline: ProviderPipeline(middlewares), merger: ResultMerger())
 
         var builder = ContainerBuilder()
         builder.register(SettingsKey.self, settings)

@@ -1,5 +1,6 @@
 import Foundation
 import SeekCore
+import SeekIdentity
 import SeekImageCache
 import SeekResilience
 import SeekStore

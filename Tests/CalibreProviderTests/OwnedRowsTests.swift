@@ -1,6 +1,7 @@
 import CalibreProvider
 import Foundation
 import SeekCore
+import SeekIdentity
 import Testing
 
 /// A source that answers nothing: only its descriptor (id and weight) matters to a merge.
@@ -32,7 +33,7 @@ struct OwnedRowsTests {
     @Test("a library book joined by ISBN: the row is owned, with the formats, and scored as without it", arguments: RankingMethod.allCases)
     func joined(_ ranking: RankingMethod) throws {
         let registry = try ProviderRegistry(providers)
-        let engine = SearchEngine(registry: registry)
+        let engine = SearchEngine(registry: registry, merger: ResultMerger())
         let remote = book("openlibrary", "OL1W", "The Lord of the Rings", isbn: "9780618640157")
         let other = book("openlibrary", "OL2W", "The Hobbit", isbn: "9780618260300")
         let mine = book("calibre", "7", "The Lord of the Rings", isbn: "0618640150", owned: ["EPUB", "PDF"])
@@ -49,7 +50,7 @@ struct OwnedRowsTests {
 
     @Test("a library book alone ranks below a row two remote sources agree on, even at their last places", arguments: RankingMethod.allCases)
     func alone(_ ranking: RankingMethod) throws {
-        let engine = SearchEngine(registry: try ProviderRegistry(providers))
+        let engine = SearchEngine(registry: try ProviderRegistry(providers), merger: ResultMerger())
         let filler = (1...99).map { book("openlibrary", "F\($0)", "Filler \($0)", isbn: nil) }
         let fillerAladin = (1...99).map { book("aladin", "A\($0)", "Other \($0)", isbn: nil) }
         let agreedOL = book("openlibrary", "OL9W", "Agreed", isbn: "9780140328721")
@@ -66,7 +67,7 @@ struct OwnedRowsTests {
 
     @Test("without a library book, rows carry no ownership")
     func none() throws {
-        let engine = SearchEngine(registry: try ProviderRegistry(providers))
+        let engine = SearchEngine(registry: try ProviderRegistry(providers), merger: ResultMerger())
         let merged = engine.merge([batch("openlibrary", [book("openlibrary", "OL1W", "A", isbn: "9780618640157")])], from: providers)
         #expect(merged.allSatisfy { $0.item.owned == nil })
     }

@@ -1,5 +1,6 @@
 import SeekKit
 import SeekCore
+import SeekIdentity
 import Testing
 
 /// `ISBN.extract(from:)` and `Identifiers.add(isbnsIn:)` on ISBNs as catalogues write them (issue 19, part 5).

@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import SeekKit
 import SeekHTTPClient
 import SeekCore
+import SeekIdentity
 import SeekLoopback
 import SeekTesting
 import Testing
@@ -31,7 +32,7 @@ struct AggregationCursorTests {
     @Test("a cursor survives its token: positions, page and seen-set")
     func tokenRoundTrip() throws {
         var cursor = SearchCursor(positions: ["openlibrary": "100", "aladin": "3", "ünï": "x y"], page: 2)
-        cursor.remember(books("a", count: 30))
+        cursor.remember(books("a", count: 30), by: ResultMerger())
         let decoded = try SearchCursor(token: cursor.token)
         #expect(decoded == cursor)
         #expect(!cursor.token.contains("=") && !cursor.token.contains("+") && !cursor.token.contains("/"))
@@ -47,14 +48,14 @@ struct AggregationCursorTests {
     @Test("a truncated token is rejected")
     func truncatedToken() {
         var cursor = SearchCursor(positions: ["a": "10"], page: 2)
-        cursor.remember(books("a", count: 5))
+        cursor.remember(books("a", count: 5), by: ResultMerger())
         #expect(throws: SeekError.self) { try SearchCursor(token: String(cursor.token.dropLast(3))) }
     }
 
     @Test("the seen-set stays compact: 300 shown books fit in a few kilobytes")
     func compactToken() {
         var cursor = SearchCursor(positions: ["a": "100", "b": "100", "c": "100"], page: 2)
-        cursor.remember(books("a", count: 100) + books("b", count: 100, isbnBase: 500) + books("c", count: 100, isbnBase: 900))
+        cursor.remember(books("a", count: 100) + books("b", count: 100, isbnBase: 500) + books("c", count: 100, isbnBase: 900), by: ResultMerger())
         #expect(cursor.token.count < 3300, "token is \(cursor.token.count) characters")
     }
 
@@ -62,17 +63,17 @@ struct AggregationCursorTests {
     func manyISBNs() {
         let isbns = (1...300).map(isbn13)
         var cursor = SearchCursor(positions: [:], page: 2)
-        cursor.remember([book("openlibrary", "OL1W", "Big", isbns: isbns)])
+        cursor.remember([book("openlibrary", "OL1W", "Big", isbns: isbns)], by: ResultMerger())
         #expect(cursor.seen.count == 1 + SearchCursor.rememberedISBNs)
-        #expect(cursor.hasSeen(book("aladin", isbn13(1), "Big", isbns: [isbn13(1)])))
-        #expect(cursor.hasSeen(book("other", "x", "Big", isbns: Array(isbns.suffix(10)) + [isbn13(2)])))
-        #expect(!cursor.hasSeen(book("aladin", isbn13(299), "Big", isbns: [isbn13(299)])))
+        #expect(cursor.hasSeen(book("aladin", isbn13(1), "Big", isbns: [isbn13(1)]), by: ResultMerger()))
+        #expect(cursor.hasSeen(book("other", "x", "Big", isbns: Array(isbns.suffix(10)) + [isbn13(2)]), by: ResultMerger()))
+        #expect(!cursor.hasSeen(book("aladin", isbn13(299), "Big", isbns: [isbn13(299)]), by: ResultMerger()))
     }
 
     @Test("paging with the cursor never repeats an item, even when a provider's pages overlap")
     func overlappingPagesDoNotRepeat() async throws {
         let provider = OverlappingProvider(id: "drift", items: books("drift", count: 25), overlap: 3)
-        let engine = SearchEngine(registry: try ProviderRegistry([provider]))
+        let engine = SearchEngine(registry: try ProviderRegistry([provider]), merger: ResultMerger())
         var seen: [ItemID] = []
         var options = SearchOptions(query: "x", limit: 10)
         var pages = 0
@@ -93,7 +94,7 @@ struct AggregationCursorTests {
         let shared = isbn13(777)
         let first = StubProvider(id: "a", items: [book("a", "1", "Shared", isbns: [shared])] + books("a", count: 1, isbnBase: 10))
         let second = StubProvider(id: "b", items: books("b", count: 2, isbnBase: 20) + [book("b", "late", "Shared", isbns: [shared])])
-        let engine = SearchEngine(registry: try ProviderRegistry([first, second]))
+        let engine = SearchEngine(registry: try ProviderRegistry([first, second]), merger: ResultMerger())
         let page1 = try await engine.search(SearchOptions(query: "x", limit: 2))
         #expect(page1.results.contains { $0.item.title == "Shared" })
         let page2 = try await engine.search(SearchOptions(query: "x", limit: 2, cursor: page1.next))
@@ -106,7 +107,7 @@ struct AggregationCursorTests {
     func exhaustedProvidersDropOut() async throws {
         let short = StubProvider(id: "short", items: books("short", count: 3))
         let long = StubProvider(id: "long", items: books("long", count: 8, isbnBase: 100))
-        let engine = SearchEngine(registry: try ProviderRegistry([short, long]))
+        let engine = SearchEngine(registry: try ProviderRegistry([short, long]), merger: ResultMerger())
         let page1 = try await engine.search(SearchOptions(query: "x", limit: 5))
         #expect(page1.next?.positions == ["long": "5"])
         let page2 = try await engine.search(SearchOptions(query: "x", limit: 5, cursor: page1.next))
@@ -119,7 +120,7 @@ struct AggregationCursorTests {
     @Test("a provider that times out while continuing keeps its place for the next page")
     func failedProviderKeepsPlace() async throws {
         let slow = StubProvider(id: "slow", items: books("slow", count: 10), delay: .seconds(5))
-        let engine = SearchEngine(registry: try ProviderRegistry([slow]))
+        let engine = SearchEngine(registry: try ProviderRegistry([slow]), merger: ResultMerger())
         let cursor = SearchCursor(positions: ["slow": "4"], page: 2)
         let result = try await engine.search(SearchOptions(query: "x", limit: 4, cursor: cursor, timeout: .milliseconds(100)))
         #expect(result.outcomes.first?.status == .timeout)
@@ -130,7 +131,7 @@ struct AggregationCursorTests {
     @Test("--page N asks every provider for page N directly")
     func pageShortcut() async throws {
         let provider = StubProvider(id: "a", items: books("a", count: 30))
-        let engine = SearchEngine(registry: try ProviderRegistry([provider]))
+        let engine = SearchEngine(registry: try ProviderRegistry([provider]), merger: ResultMerger())
         let result = try await engine.search(SearchOptions(query: "x", limit: 10, page: 3))
         #expect(result.results.first?.item.id.value == "a-21")
         #expect(result.page == 3)
@@ -144,7 +145,7 @@ struct AggregationDeadlineTests {
     func stubbornProviderDoesNotHoldBack() async throws {
         let stubborn = StubbornProvider(id: "stubborn", holdFor: .seconds(6))
         let fast = StubProvider(id: "fast", items: books("fast", count: 2))
-        let engine = SearchEngine(registry: try ProviderRegistry([stubborn, fast]))
+        let engine = SearchEngine(registry: try ProviderRegistry([stubborn, fast]), merger: ResultMerger())
         let clock = ContinuousClock()
         let started = clock.now
         let result = try await engine.search(SearchOptions(query: "x", timeout: .milliseconds(300)))
@@ -160,7 +161,7 @@ struct AggregationDeadlineTests {
         server.route("/hang", fault: .hang)
         let hung = HTTPProvider(id: "hung", url: server.url("/hang"), transport: transport)
         let fast = StubProvider(id: "fast", items: books("fast", count: 1))
-        let engine = SearchEngine(registry: try ProviderRegistry([hung, fast]))
+        let engine = SearchEngine(registry: try ProviderRegistry([hung, fast]), merger: ResultMerger())
         let clock = ContinuousClock()
         let started = clock.now
         let result = try await engine.search(SearchOptions(query: "x", timeout: .milliseconds(500)))
@@ -180,7 +181,7 @@ struct AggregationDeadlineTests {
     @Test("every outcome carries the provider's elapsed time")
     func elapsedTimes() async throws {
         let slow = StubProvider(id: "slow", items: books("slow", count: 1), delay: .milliseconds(200))
-        let engine = SearchEngine(registry: try ProviderRegistry([slow, StubProvider(id: "quick")]))
+        let engine = SearchEngine(registry: try ProviderRegistry([slow, StubProvider(id: "quick")]), merger: ResultMerger())
         let result = try await engine.search(SearchOptions(query: "x"))
         let slowOutcome = try #require(result.outcomes.first)
         #expect(slowOutcome.elapsed >= .milliseconds(200))
@@ -192,7 +193,7 @@ struct AggregationDeadlineTests {
     func batchesStreamAsTheyArrive() async throws {
         let slow = StubProvider(id: "slow", items: books("slow", count: 1), delay: .milliseconds(800))
         let fast = StubProvider(id: "fast", items: books("fast", count: 1))
-        let engine = SearchEngine(registry: try ProviderRegistry([slow, fast]))
+        let engine = SearchEngine(registry: try ProviderRegistry([slow, fast]), merger: ResultMerger())
         let arrivals = NIOLockedValueBox<[(String, ContinuousClock.Instant)]>([])
         let started = ContinuousClock.now
         let result = try await engine.search(SearchOptions(query: "x")) { batch in
@@ -207,7 +208,7 @@ struct AggregationDeadlineTests {
     @Test("a configured timeout replaces the descriptor default, and the search's own timeout beats both")
     func tunedTimeout() async throws {
         let slow = StubProvider(id: "slow", items: books("slow", count: 1), delay: .milliseconds(600))
-        let tuned = SearchEngine(registry: try ProviderRegistry([slow]), tuning: ["slow": ProviderTuning(timeout: .milliseconds(200))])
+        let tuned = SearchEngine(registry: try ProviderRegistry([slow]), tuning: ["slow": ProviderTuning(timeout: .milliseconds(200))], merger: ResultMerger())
         #expect(try await tuned.search(SearchOptions(query: "x")).outcomes.first?.status == .timeout)
         let overridden = try await tuned.search(SearchOptions(query: "x", timeout: .seconds(5)))
         #expect(overridden.outcomes.first?.status == .ok)
@@ -235,9 +236,9 @@ struct AggregationDeadlineTests {
     func tunedWeight() async throws {
         let a = StubProvider(id: "a", items: books("a", count: 2))
         let b = StubProvider(id: "b", items: books("b", count: 2, isbnBase: 50))
-        let plain = SearchEngine(registry: try ProviderRegistry([a, b]))
+        let plain = SearchEngine(registry: try ProviderRegistry([a, b]), merger: ResultMerger())
         #expect(try await plain.search(SearchOptions(query: "x")).results.first?.item.provider == "a")
-        let weighted = SearchEngine(registry: try ProviderRegistry([a, b]), tuning: ["b": ProviderTuning(weight: 3)])
+        let weighted = SearchEngine(registry: try ProviderRegistry([a, b]), tuning: ["b": ProviderTuning(weight: 3)], merger: ResultMerger())
         let result = try await weighted.search(SearchOptions(query: "x"))
         #expect(result.results.prefix(2).map(\.item.provider) == ["b", "b"])
         #expect(result.results.first?.sources.first?.weight == 3)
@@ -285,7 +286,7 @@ struct AggregationRankingTests {
     func mixedInterleaves() async throws {
         let library = StubProvider(id: "library", items: books("library", count: 3))
         let gifs = StubProvider(id: "giphy", items: [gif("g1"), gif("g2"), gif("g3")])
-        let engine = SearchEngine(registry: try ProviderRegistry([library, gifs]))
+        let engine = SearchEngine(registry: try ProviderRegistry([library, gifs]), merger: ResultMerger())
         let result = try await engine.search(SearchOptions(query: "x"))
         #expect(result.results.map(\.item.kind) == [.book, .gif, .book, .gif, .book, .gif])
         #expect(result.results.allSatisfy { $0.sources.count == 1 })

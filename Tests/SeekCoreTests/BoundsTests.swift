@@ -1,5 +1,6 @@
 import Foundation
 import SeekCore
+import SeekIdentity
 import Testing
 
 /// The values the fuzzer fed seek: huge, negative, NaN, infinite, 2^63, -0.
@@ -103,7 +104,7 @@ struct PagingDepthTests {
 
     @Test("engine.search refuses page 10^18 as invalid input instead of trapping")
     func engineRefusesHugePage() async throws {
-        let engine = SearchEngine(registry: try ProviderRegistry([StubProvider(id: "stub")]))
+        let engine = SearchEngine(registry: try ProviderRegistry([StubProvider(id: "stub")]), merger: ResultMerger())
         let error = await #expect(throws: SeekError.self) {
             try await engine.search(SearchOptions(query: "cat", page: 1_000_000_000_000_000_000))
         }
@@ -114,7 +115,7 @@ struct PagingDepthTests {
     @Test("an offset position that is huge, negative or not a number is not a cursor from seek",
           arguments: ["9223372036854775807", "100001", "-1", "1e3", "abc", ""])
     func forgedOffsetPosition(position: String) async throws {
-        let engine = SearchEngine(registry: try ProviderRegistry([StubProvider(id: "stub")]))
+        let engine = SearchEngine(registry: try ProviderRegistry([StubProvider(id: "stub")]), merger: ResultMerger())
         let cursor = SearchCursor(positions: ["stub": position], page: 2)
         let error = await #expect(throws: SeekError.self) {
             try await engine.search(SearchOptions(query: "cat", cursor: cursor))
@@ -126,7 +127,7 @@ struct PagingDepthTests {
     @Test("a page position past the deepest page is not a cursor from seek", arguments: ["9223372036854775807", "0", "-3"])
     func forgedPagePosition(position: String) async throws {
         let paged = PagedStub()
-        let engine = SearchEngine(registry: try ProviderRegistry([paged]))
+        let engine = SearchEngine(registry: try ProviderRegistry([paged]), merger: ResultMerger())
         let cursor = SearchCursor(positions: ["paged": position], page: 2)
         let error = await #expect(throws: SeekError.self) {
             try await engine.search(SearchOptions(query: "cat", cursor: cursor))
@@ -136,7 +137,7 @@ struct PagingDepthTests {
 
     @Test("an offset position at maxOffset is still followed")
     func deepestOffsetPosition() async throws {
-        let engine = SearchEngine(registry: try ProviderRegistry([StubProvider(id: "stub", items: [book("stub", "1", "A")])]))
+        let engine = SearchEngine(registry: try ProviderRegistry([StubProvider(id: "stub", items: [book("stub", "1", "A")])]), merger: ResultMerger())
         let cursor = SearchCursor(positions: ["stub": String(SearchRequest.maxOffset)], page: 2)
         let result = try await engine.search(SearchOptions(query: "cat", cursor: cursor))
         #expect(result.outcomes.first?.status == .empty)

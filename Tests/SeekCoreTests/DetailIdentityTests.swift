@@ -1,5 +1,6 @@
 import Foundation
 import SeekCore
+import SeekIdentity
 import Testing
 
 /// A provider whose detail answers with whatever record it was given, whatever id was asked.
@@ -30,7 +31,7 @@ private func shop(_ value: String) -> ItemID { ItemID(provider: "shop", value: v
 struct DetailIdentityTests {
     @Test("a record of another id is an undecodable-response error naming both ids")
     func anotherRecordIsRefused() async throws {
-        let engine = SearchEngine(registry: try ProviderRegistry([AnsweringProvider(answer: record("B2"))]))
+        let engine = SearchEngine(registry: try ProviderRegistry([AnsweringProvider(answer: record("B2"))]), merger: ResultMerger())
         let error = await #expect(throws: SeekError.self) { try await engine.detail(shop("A1")) }
         #expect(error?.kind == .undecodable)
         #expect(error?.provider == "shop")
@@ -40,28 +41,28 @@ struct DetailIdentityTests {
 
     @Test("the record of the id asked for is returned")
     func sameRecordPasses() async throws {
-        let engine = SearchEngine(registry: try ProviderRegistry([AnsweringProvider(answer: record("A1"))]))
+        let engine = SearchEngine(registry: try ProviderRegistry([AnsweringProvider(answer: record("A1"))]), merger: ResultMerger())
         #expect(try await engine.detail(shop("A1")).item.id == shop("A1"))
     }
 
     @Test("a provider that normalises its ids decides which are the same")
     func providerNormalisation() async throws {
         let provider = AnsweringProvider(answer: record("A1"), caseInsensitive: true)
-        let engine = SearchEngine(registry: try ProviderRegistry([provider]))
+        let engine = SearchEngine(registry: try ProviderRegistry([provider]), merger: ResultMerger())
         #expect(try await engine.detail(shop("a1")).item.id == shop("A1"))
     }
 
     @Test("a redirect the provider reports from the id asked for is accepted when the record is its target")
     func reportedRedirectPasses() async throws {
         let answer = record("B2", redirect: ItemRedirect(from: shop("A1"), to: shop("B2")))
-        let engine = SearchEngine(registry: try ProviderRegistry([AnsweringProvider(answer: answer)]))
+        let engine = SearchEngine(registry: try ProviderRegistry([AnsweringProvider(answer: answer)]), merger: ResultMerger())
         #expect(try await engine.detail(shop("A1")).item.id == shop("B2"))
     }
 
     @Test("a redirect whose target is not the record answered is refused, naming the target")
     func redirectToAnotherRecordIsRefused() async throws {
         let answer = record("C3", redirect: ItemRedirect(from: shop("A1"), to: shop("B2")))
-        let engine = SearchEngine(registry: try ProviderRegistry([AnsweringProvider(answer: answer)]))
+        let engine = SearchEngine(registry: try ProviderRegistry([AnsweringProvider(answer: answer)]), merger: ResultMerger())
         let error = await #expect(throws: SeekError.self) { try await engine.detail(shop("A1")) }
         #expect(error?.detail.contains("redirected to shop:B2") == true)
         #expect(error?.detail.contains("shop:C3") == true)
@@ -70,13 +71,13 @@ struct DetailIdentityTests {
     @Test("a redirect reported from another id does not excuse a different record")
     func redirectFromAnotherIDIsIgnored() async throws {
         let answer = record("B2", redirect: ItemRedirect(from: shop("Z9"), to: shop("B2")))
-        let engine = SearchEngine(registry: try ProviderRegistry([AnsweringProvider(answer: answer)]))
+        let engine = SearchEngine(registry: try ProviderRegistry([AnsweringProvider(answer: answer)]), merger: ResultMerger())
         await #expect(throws: SeekError.self) { try await engine.detail(shop("A1")) }
     }
 
     @Test("detailAnswer reports the failure with its elapsed time instead of throwing")
     func detailAnswerCarriesFailure() async throws {
-        let engine = SearchEngine(registry: try ProviderRegistry([AnsweringProvider(answer: record("B2"))]))
+        let engine = SearchEngine(registry: try ProviderRegistry([AnsweringProvider(answer: record("B2"))]), merger: ResultMerger())
         let answer = try await engine.detailAnswer(shop("A1"))
         let outcome = answer.outcome { _ in 1 }
         #expect(outcome.status == .error)

@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
+import SeekIdentity
 import SeekSupport
 import SeekTesting
 import Testing
@@ -8,7 +9,7 @@ import Testing
 @Suite("Fan-out scheduling: calls go out at once, answers are handled below the caller's priority")
 struct FanOutSchedulingTests {
     private func engine(_ ids: [String]) throws -> SearchEngine {
-        SearchEngine(registry: try ProviderRegistry(ids.map { StubProvider(id: $0) }))
+        SearchEngine(registry: try ProviderRegistry(ids.map { StubProvider(id: $0) }), merger: ResultMerger())
     }
 
     @Test("a race starts its work on the calling thread, before the caller waits for anything")

@@ -1,4 +1,5 @@
 @testable import SeekCore
+@testable import SeekIdentity
 import Testing
 
 /// A book record as a source gives it, for the identity tests.

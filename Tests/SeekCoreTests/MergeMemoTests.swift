@@ -1,5 +1,6 @@
 import NIOConcurrencyHelpers
 import SeekCore
+import SeekIdentity
 import Testing
 
 @Suite("The merge memo: a cached search is not merged again")

@@ -1,4 +1,5 @@
 import SeekCore
+import SeekIdentity
 import SeekKit
 import SeekLoopback
 import Testing

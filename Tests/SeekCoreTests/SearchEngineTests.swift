@@ -1,5 +1,6 @@
 import Foundation
 import SeekCore
+import SeekIdentity
 import SeekKit
 import SeekLoopback
 import Testing
@@ -15,7 +16,7 @@ struct SearchEngineTests {
     func hungProviderTimesOut() async throws {
         let fast = StubProvider(id: "fast", items: [book("fast", "1", "Harbor")])
         let hung = StubProvider(id: "hung", items: [book("hung", "1", "Other")], delay: .seconds(30))
-        let engine = SearchEngine(registry: try ProviderRegistry([fast, hung]))
+        let engine = SearchEngine(registry: try ProviderRegistry([fast, hung]), merger: ResultMerger())
         let started = ContinuousClock.now
         let result = try await engine.search(SearchOptions(query: "harbor", timeout: .milliseconds(300)))
         #expect(ContinuousClock.now - started < .seconds(3))
@@ -27,7 +28,7 @@ struct SearchEngineTests {
     @Test("a failing provider reports its typed status and error")
     func failureStatus() async throws {
         let limited = StubProvider(id: "lim", failure: SeekError(.rateLimited(retryAfterSeconds: 5)))
-        let engine = SearchEngine(registry: try ProviderRegistry([limited]))
+        let engine = SearchEngine(registry: try ProviderRegistry([limited]), merger: ResultMerger())
         let result = try await engine.search(SearchOptions(query: "x"))
         #expect(result.outcomes.first?.status == .rateLimited)
         #expect(result.outcomes.first?.error?.provider == "lim")
@@ -35,7 +36,7 @@ struct SearchEngineTests {
 
     @Test("an empty answer is status empty, not an error")
     func emptyAnswer() async throws {
-        let engine = SearchEngine(registry: try ProviderRegistry([StubProvider(id: "e")]))
+        let engine = SearchEngine(registry: try ProviderRegistry([StubProvider(id: "e")]), merger: ResultMerger())
         let result = try await engine.search(SearchOptions(query: "x"))
         #expect(result.outcomes.first?.status == .empty)
         #expect(result.allAnswered)

@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import SeekCore
+import SeekIdentity
 import SeekKit
 import SeekLoopback
 import SeekStore
@@ -170,7 +171,7 @@ struct CachingProviderTests {
         let fixture = CacheFixture()
         defer { fixture.store.remove() }
         let provider = fixture.provider()
-        let engine = SearchEngine(registry: try ProviderRegistry([provider]))
+        let engine = SearchEngine(registry: try ProviderRegistry([provider]), merger: ResultMerger())
         _ = try await engine.search(SearchOptions(query: "fox", limit: 2))
         fixture.clock.advance(700)
         fixture.upstream.fail(with: SeekError(.network, provider: "scripted", detail: "connection refused"))

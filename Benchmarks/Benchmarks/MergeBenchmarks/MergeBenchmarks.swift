@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import SeekCore
+import SeekIdentity
 
 /// Merge + rank of one search's answers: 3 providers × 100 items (target: under 1 ms).
 let benchmarks: @Sendable () -> Void = {

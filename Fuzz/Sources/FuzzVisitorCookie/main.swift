@@ -2,6 +2,7 @@ import Foundation
 import FuzzSupport
 import SeekAccess
 import SeekCore
+import SeekKit
 
 /// The `Cookie` header of a public instance's request, on any text: never a crash, and never a visitor
 /// unless the text holds a cookie this secret signed. Each input is read twice: as the whole header,

@@ -1,4 +1,5 @@
 import Foundation
+import SeekCore
 
 /// The reader's own copies in a merged list (issue 49). A library source (Calibre) marks each of its
 /// items with an `OwnedCopy`; after the merge, every row one of them joined carries that copy, and

@@ -1,3 +1,5 @@
+import SeekCore
+
 /// `BookIdentity.readTitle` over UTF-8 bytes, for titles of ASCII, Hangul syllables and CJK ideographs
 /// (nearly every title the sources give): the same title key, numbers, subtitle and flags as the
 /// reading by words of `String`s, which stays for any other text, without a `String` a word. The text

@@ -1,4 +1,5 @@
 import SeekCore
+import SeekKit
 import Testing
 
 @Suite("Titles and names normalised for matching")
@@ -9,7 +10,7 @@ struct NormaliseTests {
         for value in Array(0xAC00...0xD7A3) + Array(0x4E00...0x9FFF) {
             guard let scalar = Unicode.Scalar(UInt32(value)) else { continue }
             let text = "A\(scalar)b 1"
-            if ResultMerger.normalise(text) != ResultMerger.normalisedByFoundation(text) { differing.append(UInt32(value)) }
+            if MatchText.normalise(text) != MatchText.normalisedByFoundation(text) { differing.append(UInt32(value)) }
         }
         #expect(differing.isEmpty, "\(differing.prefix(10).map { String($0, radix: 16) })")
     }
@@ -21,8 +22,8 @@ struct NormaliseTests {
             "한글\u{0301}", "\u{1100}\u{1161}", "", " ", "!!!", "Ｈａｒｂｏｒ", "Straße", "İstanbul",
         ]
         for text in texts {
-            #expect(ResultMerger.normalise(text) == ResultMerger.normalisedByFoundation(text), "\(text)")
+            #expect(MatchText.normalise(text) == MatchText.normalisedByFoundation(text), "\(text)")
         }
-        #expect(ResultMerger.normalise("Harbor 항구 (Vol. 3)") == "harbor항구vol3")
+        #expect(MatchText.normalise("Harbor 항구 (Vol. 3)") == "harbor항구vol3")
     }
 }

@@ -1,12 +1,5 @@
 import Foundation
-
-/// How a merged search groups records into rows (`--group`, `group=`, MCP `group`).
-public enum ResultGrouping: String, Sendable, Hashable, CaseIterable, Codable {
-    /// Every edition and format a source ties to one work is one row, listing its editions' ISBNs.
-    case work
-    /// Two records with different ISBN-13s never join; the title key joins only records of which one has no ISBN.
-    case edition
-}
+import SeekCore
 
 /// What the merger knows of one book for telling whether two records are the same one: its typed
 /// identifiers, normalised once, and its guarded title key (issue 48).

@@ -1,4 +1,5 @@
 import NIOConcurrencyHelpers
+import SeekCore
 import SeekSupport
 
 /// The last merges, by their exact inputs: a search answered again from the providers' cached

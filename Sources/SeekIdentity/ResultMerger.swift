@@ -1,41 +1,5 @@
 import Foundation
-
-/// Where one merged result came from: a provider, its item id there, its 1-based rank in that
-/// list, and the provider's ranking weight (so a score can be explained from its sources alone).
-public struct ResultSource: Sendable, Hashable, Codable {
-    public var provider: String
-    public var id: ItemID
-    public var rank: Int
-    public var weight: Double
-    /// The key that joined this source to its row's first (`isbn 9780618640157`, `doi 10.1000/x`,
-    /// `title+creator lord of the rings / tolkien / 1954`); nil for a row's first source.
-    public var joinedBy: String?
-
-    public init(provider: String, id: ItemID, rank: Int, weight: Double = 1, joinedBy: String? = nil) {
-        self.provider = provider
-        self.id = id
-        self.rank = rank
-        self.weight = weight
-        self.joinedBy = joinedBy
-    }
-}
-
-/// One row of a merged search: the combined item, its score and every source that had it.
-public struct MergedResult: Sendable, Hashable {
-    public var item: Item
-    public var score: Double
-    public var sources: [ResultSource]
-    /// Which provider supplied each merged field (`title`, `creators`, `year`, `image`, …).
-    public var provenance: [String: String]
-
-    public init(item: Item, score: Double, sources: [ResultSource], provenance: [String: String] = [:]) {
-        self.item = item
-        self.score = score
-        self.sources = sources
-        self.provenance = provenance
-    }
-}
-
+import SeekCore
 
 /// Merges per-provider result lists into one ranked list, one row per book.
 ///
@@ -59,7 +23,9 @@ public struct MergedResult: Sendable, Hashable {
 /// source, subtitle from the best-ranked source that has one, creators from the source naming the
 /// most, the earliest year, the largest image (by size, then pixels), identifiers united. For full
 /// records (`mergeDetails`) also the longest description, and subjects and publishers united.
-public enum ResultMerger {
+public struct ResultMerger: Sendable {
+    public init() {}
+
     /// The most records of one block (a title and a family name) compared pair by pair: a page of
     /// one author's "Poems" from many sources stays near-linear.
     static let blockLimit = 48
@@ -334,24 +300,6 @@ public enum ResultMerger {
         return (detail, provenance)
     }
 
-    /// A key under which an item counts as seen by a cursor (`SearchCursor.keys(for:)`): each ISBN-13,
-    /// each other typed identifier, and (only for books with no ISBN) the title key with its volume
-    /// numbers, first creator's family name and year. An ISBN fits a small string: no allocation.
-    enum MatchKey: Hashable {
-        case isbn(String)
-        case identifier(String)
-        case titleCreatorYear(String)
-
-        /// The key as text, for fingerprints that must be stable across processes.
-        var text: String {
-            switch self {
-            case .isbn(let isbn): return "isbn:" + isbn
-            case .identifier(let key): return "key:" + key
-            case .titleCreatorYear(let key): return "twy:" + key
-            }
-        }
-    }
-
     /// Calls `body` with each key under which `item` counts as seen. GIFs have none.
     static func forEachMatchKey(of item: Item, _ body: (MatchKey) -> Void) {
         guard item.kind == .book else { return }
@@ -373,47 +321,6 @@ public enum ResultMerger {
         var keys: [MatchKey] = []
         forEachMatchKey(of: item) { keys.append($0) }
         return keys
-    }
-
-    /// Lowercased letters and digits only, diacritics folded. ASCII text takes a fast path, and so
-    /// does text of ASCII, Hangul syllables and CJK ideographs (Aladin's titles and authors).
-    public static func normalise(_ text: String) -> String {
-        if text.isASCII {
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(text.utf8.count)
-            for byte in text.utf8 {
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): bytes.append(byte)
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte + 32)
-                default: break
-                }
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }
-        return normalisedHangulOrCJK(text) ?? normalisedByFoundation(text)
-    }
-
-    /// `normalise` of text whose scalars are all ASCII, Hangul syllables or CJK unified ideographs;
-    /// nil for any other. Folding leaves those syllables and ideographs as they are (the tests check
-    /// every one against Foundation), so only ASCII changes: Foundation's folding cost about 12 K
-    /// instructions a string, more than half of a miss's merge when the answers differ (issue 30).
-    static func normalisedHangulOrCJK(_ text: String) -> String? {
-        var scalars = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x61...0x7A, 0x30...0x39, 0xAC00...0xD7A3, 0x4E00...0x9FFF: scalars.append(scalar)
-            case 0x41...0x5A: scalars.append(Unicode.Scalar(UInt8(truncatingIfNeeded: scalar.value + 32)))
-            case 0...0x7F: continue
-            default: return nil
-            }
-        }
-        return String(scalars)
-    }
-
-    /// `normalise` through Foundation's folding, for any text.
-    package static func normalisedByFoundation(_ text: String) -> String {
-        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil)
-        return String(folded.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
     }
 
     /// Combines items (best-ranked first) under the field policy, noting each field's provider.
