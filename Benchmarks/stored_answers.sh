@@ -6,6 +6,8 @@
 # the working tree), to compare before and after:
 #   bash Benchmarks/stored_answers.sh             # the working tree
 #   REV=8f4e9cc bash Benchmarks/stored_answers.sh  # the build before issue 51 (items written by hand)
+#   COUNT=1 bash Benchmarks/stored_answers.sh     # also instructions per page encoded (callgrind), which a
+#                                                 # busy machine does not disturb as it does CPU time
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -48,3 +50,14 @@ cp "$root"/Benchmarks/StoredAnswers/*.swift "$work/main/"
 swiftc -O -wmo ${SWIFTC_FLAGS:-} -suppress-warnings -package-name Seek -module-name StoredAnswerTiming "${linking[@]}" \
     "$work"/main/*.swift -o "$work/timing"
 "$work/timing"
+if [[ -n "${COUNT:-}" ]]; then
+    # The page encoded 101 times and once: the difference over 100 leaves out start-up and first calls.
+    for rounds in 1 101; do
+        ENCODE_ONLY=$rounds valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.$rounds" "$work/timing" > /dev/null 2>&1
+    done
+    totals=()
+    for rounds in 1 101; do
+        totals+=("$(callgrind_annotate "$work/callgrind.$rounds" 2> /dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')")
+    done
+    awk -v one="${totals[0]}" -v many="${totals[1]}" 'BEGIN { printf "encode page (stored answer writer)      %8.0f instructions (callgrind)\n", (many - one) / 100 }'
+fi

@@ -54,6 +54,14 @@ func time(_ label: String, rounds: Int = 15, count: Int = 400, _ body: () throws
     print(padded, String(format: "%8.1f µs  (min %.1f)", samples[samples.count / 2], samples[0]), sink == 42 ? "" : "")
 }
 
+// ENCODE_ONLY=N: only encodes the page N times, for a profiler (valgrind --tool=callgrind).
+if let rounds = ProcessInfo.processInfo.environment["ENCODE_ONLY"].flatMap(Int.init) {
+    var total = 0
+    for _ in 0..<rounds { total &+= page.storedJSON.count }
+    print("encoded \(rounds) pages, \(total) bytes")
+    exit(0)
+}
+
 let pageBytes = page.storedJSON
 let detailBytes = detail.storedJSON
 print("page \(pageBytes.count) bytes, detail \(detailBytes.count) bytes")

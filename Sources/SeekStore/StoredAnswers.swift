@@ -1,5 +1,6 @@
 import Foundation
 import SeekCore
+import SeekSupport
 
 /// An answer the response cache stores, in its models' `Codable` layout: written by
 /// `StoredAnswerEncoder`, read back by `JSONDecoder`. Both run the models' own `encode(to:)` and
@@ -61,13 +62,17 @@ enum StoredAnswerFormat {
 }
 
 /// `Encodable` values as JSON in one pass, straight to bytes, through their own `encode(to:)`: the
-/// layout `JSONEncoder` writes (URLs as absolute strings, nil optionals left out, a dictionary with
-/// keys that are neither strings nor integers as an array of alternating keys and values), without
-/// the value tree it builds first. `JSONEncoder` took a quarter of a busy server's CPU encoding
-/// answers to store (issue 30); this writes a 20-item page in 0.12 ms of CPU where `JSONEncoder`
-/// takes 0.40 ms (`Benchmarks/stored_answers.sh`, issue 51). It knows no model (issue 51 removed the
-/// items it wrote by hand, a second description of `Item`): a shape it does not handle (nested
-/// containers, `Date`, `Data`, `Float`, a non-finite number) is encoded by `JSONEncoder` instead.
+/// layout `JSONEncoder` writes (URLs as absolute strings, nil optionals left out, a dictionary keyed
+/// by strings, integers or `CodingKeyRepresentable` values as an object, one with other keys as an
+/// array of alternating keys and values), without the value tree it builds first. `JSONEncoder` took
+/// a quarter of a busy server's CPU encoding answers to store (issue 30). It knows no model (issue 51
+/// removed the items it wrote by hand, a second description of `Item`): a shape it does not handle
+/// (nested containers, `Date`, `Data`, `Float`, a non-finite number) is encoded by `JSONEncoder`
+/// instead. What a value costs is mostly the `Encoder` protocol's own (a container per object, a
+/// generic call per member, issue 52): each write here is one call into `Output`, with no
+/// exclusivity check and no array's uniqueness check, and arrays of strings and dictionaries of
+/// strings by string (the standard library's `Codable`, which `JSONEncoder` too writes itself for
+/// `URL`) are written without a container and a generic call for each element.
 enum StoredAnswerEncoder {
     static func encode(_ value: some Encodable) -> Data {
         let encoder = StreamingEncoder()
@@ -82,27 +87,31 @@ enum StoredAnswerEncoder {
 /// The bytes written so far and the open containers. Every write a container makes is one call
 /// here (a member's separator, key and value together), so that each is one access to the
 /// encoder's `output`.
-private struct Output {
-    var bytes: [UInt8] = []
-    /// Closing brackets of the open containers, innermost last, and whether each has a member yet.
-    var closers: [UInt8] = []
-    var hasMembers: [Bool] = []
+private struct Output: ~Copyable {
+    var bytes = GrowingBytes(capacity: 8192)
+    /// The open containers, innermost in the lowest bit: set for an array, clear for an object.
+    var arrays: UInt64 = 0
+    /// The open containers, innermost in the lowest bit: set once it has a member.
+    var filled: UInt64 = 0
+    /// How many containers are open (at most 64: a deeper value is left to `JSONEncoder`).
+    var depth = 0
     /// Set when a value needs something this encoder does not write; `JSONEncoder` is used instead.
     var unsupported = false
     /// How many containers were open when the value being encoded began: it may open one more.
     var valueDepth = 0
 
-    init() {
-        bytes.reserveCapacity(8192)
-    }
-
     /// Opens a container for the value that began at `valueDepth`, unless it already opened one
     /// (asking twice is allowed).
-    mutating func open(_ opening: UInt8, _ closing: UInt8) {
-        guard closers.count == valueDepth else { return }
-        bytes.append(opening)
-        closers.append(closing)
-        hasMembers.append(false)
+    mutating func open(array: Bool) {
+        guard depth == valueDepth else { return }
+        guard depth < 64 else {
+            unsupported = true
+            return
+        }
+        bytes.append(array ? UInt8(ascii: "[") : UInt8(ascii: "{"))
+        arrays = arrays << 1 | (array ? 1 : 0)
+        filled <<= 1
+        depth += 1
     }
 
     /// Begins a value inside the current one (its next member when `isMember`): returns what to
@@ -110,7 +119,7 @@ private struct Output {
     mutating func beginValue(member isMember: Bool, key: String?) -> (outer: Int, start: Int) {
         if isMember { member(key: key) }
         let outer = valueDepth
-        valueDepth = closers.count
+        valueDepth = depth
         return (outer, bytes.count)
     }
 
@@ -118,19 +127,20 @@ private struct Output {
     /// value) is `{}` to `JSONEncoder`: left to it.
     mutating func endValue(_ begun: (outer: Int, start: Int)) {
         if bytes.count == begun.start { unsupported = true }
-        while let closer = closers.last, closers.count > valueDepth {
-            bytes.append(closer)
-            closers.removeLast()
-            hasMembers.removeLast()
+        while depth > valueDepth {
+            bytes.append(arrays & 1 == 1 ? UInt8(ascii: "]") : UInt8(ascii: "}"))
+            arrays >>= 1
+            filled >>= 1
+            depth -= 1
         }
         valueDepth = begun.outer
     }
 
     /// A comma unless this is the container's first member, and the key of a keyed one.
     private mutating func member(key: String?) {
-        if let last = hasMembers.indices.last {
-            if hasMembers[last] { bytes.append(UInt8(ascii: ",")) }
-            hasMembers[last] = true
+        if depth > 0 {
+            if filled & 1 == 1 { bytes.append(UInt8(ascii: ",")) }
+            filled |= 1
         }
         if let key {
             string(key)
@@ -141,32 +151,46 @@ private struct Output {
     mutating func write(_ scalar: Scalar, key: String?, member isMember: Bool = true) {
         if isMember { member(key: key) }
         switch scalar {
-        case .null: bytes.append(contentsOf: "null".utf8)
-        case .bool(let value): bytes.append(contentsOf: (value ? "true" : "false").utf8)
-        case .int(let number): integer(number)
-        case .text(let text): bytes.append(contentsOf: text.utf8)
+        case .null: bytes.append("null")
+        case .bool(let value): bytes.append(value ? "true" : "false")
+        case .int(let number): bytes.appendDecimal(number)
+        case .text(let text): bytes.append(contentsOf: text)
         case .string(let string): self.string(string)
         case .double(let number):
             if !number.isFinite {
                 unsupported = true
             } else if number == number.rounded(), abs(number) < 9_007_199_254_740_992 {
-                integer(Int(number))
+                bytes.appendDecimal(Int(number))
             } else {
-                bytes.append(contentsOf: number.description.utf8)
+                bytes.append(contentsOf: number.description)
             }
         }
     }
 
-    /// `number` in decimal, its digits written straight into `bytes` (no `String` made for it).
-    private mutating func integer(_ number: Int) {
-        if number < 0 { bytes.append(UInt8(ascii: "-")) }
-        let start = bytes.count
-        var magnitude = number.magnitude
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        bytes[start...].reverse()
+    /// An array of strings, as `Array`'s `encode(to:)` writes it.
+    mutating func write(_ strings: [String], key: String?, member isMember: Bool) {
+        if isMember { member(key: key) }
+        bytes.append(UInt8(ascii: "["))
+        for (index, element) in strings.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            string(element)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// A dictionary of strings by string, as `Dictionary`'s `encode(to:)` writes it: an object.
+    mutating func write(_ strings: [String: String], key: String?, member isMember: Bool) {
+        if isMember { member(key: key) }
+        bytes.append(UInt8(ascii: "{"))
+        var first = true
+        for (name, value) in strings {
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            string(name)
+            bytes.append(UInt8(ascii: ":"))
+            string(value)
+        }
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// A string with quotes, backslashes and control characters escaped in `JSONEncoder`'s forms
@@ -174,37 +198,9 @@ private struct Output {
     /// `JSONDecoder` reads the same.
     private mutating func string(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
-        let utf8 = string.utf8
-        if !Self.needsEscaping(utf8.span) {
-            bytes.append(contentsOf: utf8)
-        } else {
-            for byte in utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
-                case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
-                case UInt8(ascii: "\n"): bytes.append(contentsOf: #"\n"#.utf8)
-                case UInt8(ascii: "\r"): bytes.append(contentsOf: #"\r"#.utf8)
-                case UInt8(ascii: "\t"): bytes.append(contentsOf: #"\t"#.utf8)
-                case ..<0x20:
-                    bytes.append(contentsOf: #"\u00"#.utf8)
-                    bytes.append(Self.hexDigits[Int(byte >> 4)])
-                    bytes.append(Self.hexDigits[Int(byte & 0xF)])
-                default: bytes.append(byte)
-                }
-            }
-        }
+        bytes.appendJSONEscaped(string, shortBackspaceAndFormFeed: false)
         bytes.append(UInt8(ascii: "\""))
     }
-
-    private static func needsEscaping(_ utf8: Span<UInt8>) -> Bool {
-        for index in utf8.indices {
-            let byte = utf8[index]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
-        }
-        return false
-    }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }
 
 /// A value written as it is, without a container.
@@ -227,14 +223,17 @@ private enum Scalar {
 /// containers a value opened are closed when its `encode(to:)` returns. Used on one thread, for one
 /// value; it never escapes `StoredAnswerEncoder.encode`.
 private final class StreamingEncoder: Encoder {
-    private var output = Output()
+    /// Unchecked: `Output`'s methods call nothing outside it, so no access to `output` can begin
+    /// while another is under way, and the encoder is used on one thread. The runtime's checks of
+    /// each access were a tenth of the time.
+    @exclusivity(unchecked) private var output = Output()
 
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// The bytes, unless a value needed something this encoder does not write.
     func finished() -> Data? {
-        output.unsupported ? nil : Data(output.bytes)
+        output.unsupported ? nil : output.bytes.withWritten { Data($0) }
     }
 
     func markUnsupported() { output.unsupported = true }
@@ -251,6 +250,10 @@ private final class StreamingEncoder: Encoder {
             output.write(.string(string), key: key, member: member)
         } else if Value.self == Int.self, let number = value as? Int {
             output.write(.int(number), key: key, member: member)
+        } else if Value.self == [String].self, let strings = value as? [String] {
+            output.write(strings, key: key, member: member)
+        } else if Value.self == [String: String].self, let strings = value as? [String: String] {
+            output.write(strings, key: key, member: member)
         } else if Value.self == URL.self, let url = value as? URL {
             output.write(.string(url.absoluteString), key: key, member: member)
         } else if Value.self == Date.self || Value.self == Data.self || Value.self == Decimal.self {
@@ -263,12 +266,12 @@ private final class StreamingEncoder: Encoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        output.open(UInt8(ascii: "{"), UInt8(ascii: "}"))
+        output.open(array: false)
         return KeyedEncodingContainer(KeyedWriter<Key>(encoder: self))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        output.open(UInt8(ascii: "["), UInt8(ascii: "]"))
+        output.open(array: true)
         return UnkeyedWriter(encoder: self)
     }
 

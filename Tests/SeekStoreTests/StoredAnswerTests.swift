@@ -207,6 +207,78 @@ struct StoredAnswerTests {
         #expect(try JSONDecoder().decode(Dated.self, from: StoredAnswerEncoder.encode(value)) == value)
     }
 
+    @Test("arrays and dictionaries of strings (written without a container each) are JSONEncoder's, escapes included")
+    func stringCollectionsAsJSONEncoder() throws {
+        struct Strings: Codable, Equatable {
+            var list = ["plain", "a \"quote\"", "back\\slash", "tab\tnew\nline\u{1}", "", "위대한 ½"]
+            var empty: [String] = []
+            var map = ["key \"quoted\"": "value\n", "": "", "plain": "위대한", "control\u{1F}": "\\"]
+            var emptyMap: [String: String] = [:]
+            var nested = [["a", "b"], [], ["\""]]
+            var maps = [["k": "v"], [:]]
+            var optionalList: [String]? = ["x"]
+        }
+        let bytes = StoredAnswerEncoder.encode(Strings())
+        #expect(try JSONDecoder().decode(Strings.self, from: bytes) == Strings())
+        let ours = try JSONSerialization.jsonObject(with: bytes) as? NSObject
+        let theirs = try JSONSerialization.jsonObject(with: JSONEncoder().encode(Strings())) as? NSObject
+        #expect(ours != nil && ours == theirs)
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#""list":["plain","a \"quote\"","back\\slash","tab\tnew\nline\u0001","","위대한 ½"]"#))
+    }
+
+    @Test("optional members of every kind, present and absent, are JSONEncoder's (absent ones left out)")
+    func optionalMembersAsJSONEncoder() throws {
+        struct Inner: Codable, Equatable { var name = "inner" }
+        struct Optionals: Codable, Equatable {
+            var text: String?, number: Int?, flag: Bool?, ratio: Double?, inner: Inner?, list: [String]?, small: UInt8?
+        }
+        let present = Optionals(text: "t", number: -7, flag: false, ratio: 2.5, inner: Inner(), list: [], small: 255)
+        for value in [present, Optionals()] {
+            let bytes = StoredAnswerEncoder.encode(value)
+            #expect(try JSONDecoder().decode(Optionals.self, from: bytes) == value)
+            let ours = try JSONSerialization.jsonObject(with: bytes) as? NSObject
+            let theirs = try JSONSerialization.jsonObject(with: JSONEncoder().encode(value)) as? NSObject
+            #expect(ours != nil && ours == theirs)
+        }
+        #expect(String(decoding: StoredAnswerEncoder.encode(Optionals()), as: UTF8.self) == "{}")
+    }
+
+    @Test("doubles: whole and fractional ones read back; a non-finite one is left to JSONEncoder, which refuses it, so it is stored as null, which no answer decodes from")
+    func doublesAndNonFiniteFallBack() throws {
+        struct Ratio: Codable, Equatable { var value: Double }
+        for number in [0, 2, -3.25, 0.1, 1.5e300, 4_503_599_627_370_496.5, 1e17] {
+            let bytes = StoredAnswerEncoder.encode(Ratio(value: number))
+            #expect(try JSONDecoder().decode(Ratio.self, from: bytes) == Ratio(value: number))
+        }
+        #expect(String(decoding: StoredAnswerEncoder.encode(Ratio(value: 96)), as: UTF8.self) == #"{"value":96}"#)
+        for number in [Double.infinity, -.infinity, .nan] {
+            #expect((try? JSONEncoder().encode(Ratio(value: number))) == nil)
+            let bytes = StoredAnswerEncoder.encode(Ratio(value: number))
+            #expect(String(decoding: bytes, as: UTF8.self) == "null")
+            #expect((try? JSONDecoder().decode(Ratio.self, from: bytes)) == nil)
+        }
+    }
+
+    @Test("a value nested deeper than the streaming writer follows (64 containers) is written by JSONEncoder, and reads back")
+    func deepNestingFallsBack() throws {
+        struct Node: Codable, Equatable {
+            var children: [Node] = []
+        }
+        func nested(_ depth: Int) -> Node {
+            var node = Node()
+            for _ in 0..<depth { node = Node(children: [node]) }
+            return node
+        }
+        // Each level is an object and an array: 31 levels are 63 containers, 40 are 81.
+        for depth in [31, 40] {
+            let bytes = StoredAnswerEncoder.encode(nested(depth))
+            #expect(try JSONDecoder().decode(Node.self, from: bytes) == nested(depth))
+            let ours = try JSONSerialization.jsonObject(with: bytes) as? NSObject
+            let theirs = try JSONSerialization.jsonObject(with: JSONEncoder().encode(nested(depth))) as? NSObject
+            #expect(ours != nil && ours == theirs)
+        }
+    }
+
     @Test("cache keys carry the layout version")
     func keysCarryTheLayoutVersion() {
         let key = CacheKey.detail(provider: "openlibrary", endpoint: "e", id: full.id)
