@@ -88,38 +88,23 @@ struct BookIdentity {
         var language: String?
         var isPart = false
         for (name, value) in item.identifiers.other {
-            guard let first = name.utf8.first else { continue }
-            switch first | 0x20 {
-            case UInt8(ascii: "d"), UInt8(ascii: "o"), UInt8(ascii: "l"), UInt8(ascii: "t"), UInt8(ascii: "c"), UInt8(ascii: "w"),
-                 UInt8(ascii: "i"), UInt8(ascii: "g"):
-                break
-            default:
-                continue
-            }
-            let known: String
-            switch name {
-            case "doi", "oclc", "lccn", "language", "type", "crossrefType": known = name == "crossrefType" ? "crossreftype" : name
-            case "openlibraryWork": known = "openlibrarywork"
-            case "openlibraryEdition": known = "openlibraryedition"
-            default: known = Self.scheme(name)
-            }
-            switch known {
-            case "doi": if let doi = Self.doi(value) { body(.doi(doi)) }
-            case "oclc", "oclcnumber", "oclcnumbers", "oclcid":
+            guard let scheme = IdentifierScheme(name) else { continue }
+            switch scheme {
+            case .doi: if let doi = Self.doi(value) { body(.doi(doi)) }
+            case .oclc:
                 for number in Self.list(value) { if let oclc = Self.oclc(number) { body(.oclc(oclc)) } }
-            case "lccn":
+            case .lccn:
                 for number in value.split(whereSeparator: { $0 == "," || $0 == ";" }) { if let lccn = Self.lccn(number) { body(.lccn(lccn)) } }
-            case "openlibrarywork", "olwork", "openlibraryworkid":
+            case .openLibraryWork:
                 if let id = Self.openLibrary(value, suffix: "W") { body(.openLibraryWork(id)) }
-            case "openlibraryedition", "oledition", "openlibraryeditionid":
+            case .openLibraryEdition:
                 if let id = Self.openLibrary(value, suffix: "M") { body(.openLibraryEdition(id)) }
-            case "googlevolume", "google", "googlebooks":
+            case .googleVolume:
                 // Google's volume ids are case-sensitive: kept as given.
                 let id = value.trimmed()
                 if !id.isEmpty, id.utf8.count <= 64 { body(.googleVolume(id)) }
-            case "language", "lang": language = Self.language(value)
-            case "type", "crossreftype", "worktype", "itemtype": isPart = Self.partTypes.contains(value.lowercased())
-            default: continue
+            case .language: language = Self.language(value)
+            case .type: isPart = Self.partTypes.contains(value.lowercased())
             }
         }
         guard !isPart else { return Scan(isPart: true, hasISBN: false, language: language) }
@@ -605,20 +590,6 @@ struct BookIdentity {
     }
 
     // MARK: Identifiers
-
-    /// A scheme name as compared: lowercased ASCII letters and digits (`openlibraryWork`, `OCLC number`).
-    private static func scheme(_ name: String) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(name.utf8.count)
-        for byte in name.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): bytes.append(byte)
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte + 32)
-            default: continue
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 
     /// A language as two letters: `en-US` → `en`, ISO 639-2 `ger` → `de`; nil when empty.
     static func language(_ value: String) -> String? {
@@ -1285,4 +1256,58 @@ struct IdentityMemo {
 
     var titles: [TitleText: BookIdentity] = [:]
     var creators: [Names: [CreatorKey]] = [:]
+}
+
+/// What an identifier's name in `Identifiers.other` says it is, read once: the names providers give
+/// (`doi`, `openlibraryWork`, `crossrefType`) by one comparison of their bytes, any other spelling
+/// (`OCLC number`, `ol_work`) by its letters and digits lowercased.
+enum IdentifierScheme {
+    case doi, oclc, lccn, openLibraryWork, openLibraryEdition, googleVolume, language, type
+
+    init?(_ name: String) {
+        switch name {
+        case "type", "crossrefType": self = .type
+        case "openlibraryWork": self = .openLibraryWork
+        case "language": self = .language
+        case "doi": self = .doi
+        case "oclc": self = .oclc
+        case "openlibraryEdition": self = .openLibraryEdition
+        case "lccn": self = .lccn
+        case "googleVolume": self = .googleVolume
+        default:
+            // Only names that begin as a known one can be one: most others are never folded.
+            guard let first = name.utf8.first else { return nil }
+            switch first | 0x20 {
+            case UInt8(ascii: "d"), UInt8(ascii: "o"), UInt8(ascii: "l"), UInt8(ascii: "t"), UInt8(ascii: "c"), UInt8(ascii: "w"),
+                 UInt8(ascii: "i"), UInt8(ascii: "g"):
+                guard let scheme = Self.spellings[Self.folded(name)] else { return nil }
+                self = scheme
+            default:
+                return nil
+            }
+        }
+    }
+
+    private static let spellings: [String: IdentifierScheme] = [
+        "doi": .doi, "oclc": .oclc, "oclcnumber": .oclc, "oclcnumbers": .oclc, "oclcid": .oclc, "lccn": .lccn,
+        "openlibrarywork": .openLibraryWork, "olwork": .openLibraryWork, "openlibraryworkid": .openLibraryWork,
+        "openlibraryedition": .openLibraryEdition, "oledition": .openLibraryEdition, "openlibraryeditionid": .openLibraryEdition,
+        "googlevolume": .googleVolume, "google": .googleVolume, "googlebooks": .googleVolume,
+        "language": .language, "lang": .language,
+        "type": .type, "crossreftype": .type, "worktype": .type, "itemtype": .type,
+    ]
+
+    /// A scheme name as compared: lowercased ASCII letters and digits (`openlibraryWork`, `OCLC number`).
+    static func folded(_ name: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(name.utf8.count)
+        for byte in name.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): bytes.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte + 32)
+            default: continue
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }

@@ -192,6 +192,20 @@ struct IdentityTests {
         #expect(joined([edition, record("calibre", "3", "Y", other: ["openlibraryEdition": "/books/ol7353617m"])], grouping: .edition))
     }
 
+    @Test("an identifier's name is read as providers spell it and as people do; other names are no identifier")
+    func identifierSchemes() {
+        let spellings: [(String, IdentifierScheme?)] = [
+            ("doi", .doi), ("DOI", .doi), ("oclc", .oclc), ("OCLC number", .oclc), ("oclc_id", .oclc), ("lccn", .lccn),
+            ("openlibraryWork", .openLibraryWork), ("ol_work", .openLibraryWork), ("openlibraryEdition", .openLibraryEdition),
+            ("OL edition", .openLibraryEdition), ("googleVolume", .googleVolume), ("Google Books", .googleVolume),
+            ("language", .language), ("lang", .language), ("type", .type), ("crossrefType", .type), ("Work-Type", .type),
+            ("aladinItemId", nil), ("isbn", nil), ("", nil), ("doix", nil), ("types", nil), ("giphy", nil),
+        ]
+        for (name, scheme) in spellings {
+            #expect(IdentifierScheme(name) == scheme, "\(name)")
+        }
+    }
+
     @Test("a part is never identified by its container's ISBN: Crossref's two chapters stay two rows")
     func parts() {
         let chapterA = record("crossref", "10.1093/a", "Introduction", creators: ["Jane Roe"], year: 2013, isbns: ["9780199830060"],
