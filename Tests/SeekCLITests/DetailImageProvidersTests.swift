@@ -1,4 +1,6 @@
 import Foundation
+@testable import SeekCLI
+import SeekImageCache
 import SeekKit
 import SeekLoopback
 import SeekResilience
@@ -88,6 +90,25 @@ struct DetailImageProvidersTests {
         #expect(written?.hasPrefix("<svg") == true)
         #expect(written?.contains("Fantastic Mr Fox") == true, "the cover is drawn from the record")
         #expect(written?.contains("Not Found") == false)
+    }
+
+    @Test("-o with another format's extension: the drawn SVG is written as it is, and stderr says to save it as .svg")
+    func extensionThatLiesIsNamed() async throws {
+        let harness = try await CLIHarness.start()
+        harness.serveOpenLibrary()
+        harness.server.route("/covers/b/id/6498519-L.jpg", fault: .status(404, body: "Not Found"))
+        let file = harness.home.appendingPathComponent("cover.jpg")
+        let result = await harness.run(["image", "openlibrary:OL45804W", "-o", file.path])
+        let written = Self.drawnCover(at: file)
+        try await harness.stop()
+        #expect(result.code == 0, "stderr: \(result.stderr)")
+        #expect(written?.hasPrefix("<svg") == true)
+        #expect(result.stderr.contains("note: the image is SVG, not what .jpg says: save it as .svg"), "stderr: \(result.stderr)")
+        #expect(ImageCommand.formatMismatch("a/b.JPEG", format: .jpeg).isEmpty)
+        #expect(ImageCommand.formatMismatch("cover.png", format: .png).isEmpty)
+        #expect(ImageCommand.formatMismatch("cover", format: .svg).isEmpty, "a name without an extension claims nothing")
+        #expect(ImageCommand.formatMismatch("cover.bin", format: .webp).isEmpty)
+        #expect(ImageCommand.formatMismatch("cover.gif", format: .png).contains("the image is PNG, not what .gif says"))
     }
 
     @Test("an HTML page instead of an image is refused: the drawn cover is written and stderr says the reply is no image")

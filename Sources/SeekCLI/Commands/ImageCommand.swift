@@ -142,10 +142,23 @@ struct ImageCommand: AsyncParsableCommand {
             context.err("Wrote \(image.data.count) bytes to \(path)\(note)")
         } else if let output {
             try ImageDownload.write(image.data, to: output)
-            context.err("Wrote \(image.data.count) bytes to \(output)\(note)")
+            context.err("Wrote \(image.data.count) bytes to \(output)\(note)\(Self.formatMismatch(output, format: image.format))")
         } else {
             FileHandle.standardOutput.write(image.data)
         }
+    }
+}
+
+extension ImageCommand {
+    /// What to say when `-o`'s extension names another image format than the bytes are in (`-o cover.jpg`
+    /// for a PNG, or for the cover Seek draws, which is SVG): the bytes are written as they are, never
+    /// converted, so the reader learns which extension opens them. Empty when they agree or the name
+    /// claims no image format.
+    static func formatMismatch(_ path: String, format: ImageFormat) -> String {
+        let named = URL(fileURLWithPath: path).pathExtension.lowercased()
+        let claims: [String: ImageFormat] = ["jpg": .jpeg, "jpeg": .jpeg, "png": .png, "gif": .gif, "webp": .webp, "svg": .svg]
+        guard let claimed = claims[named], claimed != format else { return "" }
+        return "; note: the image is \(format.rawValue.uppercased()), not what .\(named) says: save it as .\(format.fileExtension) to open it"
     }
 }
 
