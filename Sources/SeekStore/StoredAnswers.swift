@@ -254,6 +254,25 @@ private final class StreamingEncoder: Encoder {
             output.write(strings, key: key, member: member)
         } else if Value.self == [String: String].self, let strings = value as? [String: String] {
             output.write(strings, key: key, member: member)
+        } else if Value.self == URLText.self, let address = value as? URLText {
+            // The models' single-value types, as their `encode(to:)` writes them (one string; the tests
+            // compare every answer with `JSONEncoder`'s), without a container: a generic call each.
+            output.write(.string(address.description), key: key, member: member)
+        } else if Value.self == ItemID.self, let id = value as? ItemID {
+            output.write(.string(id.description), key: key, member: member)
+        } else if Value.self == ImageSize.self, let size = value as? ImageSize {
+            output.write(.string(size.rawValue), key: key, member: member)
+        } else if Value.self == [ImageSize: ImageReference].self, let images = value as? [ImageSize: ImageReference] {
+            // As the standard library's `Dictionary` writes keys that are neither strings nor integers
+            // (an array of alternating keys and values), and `ImageSize` as its raw value, without the
+            // generic dictionary path and a container for each key: half of an item's cost (issue 52).
+            let begun = output.beginValue(member: member, key: key)
+            output.open(array: true)
+            for (size, image) in images {
+                output.write(.string(size.rawValue), key: nil, member: true)
+                try encode(image, member: true, key: nil)
+            }
+            output.endValue(begun)
         } else if Value.self == URL.self, let url = value as? URL {
             output.write(.string(url.absoluteString), key: key, member: member)
         } else if Value.self == Date.self || Value.self == Data.self || Value.self == Decimal.self {
