@@ -190,7 +190,8 @@ public struct ResultMerger: Sendable {
                 case .key(let key):
                     return key.explanation
                 case .title(let family):
-                    let years = [item(entries[join.a]).year, item(entries[join.b]).year].compactMap { $0 }
+                    let a = entries[join.a], b = entries[join.b]
+                    let years = [lists[a.order].items[a.index].year, lists[b.order].items[b.index].year].compactMap { $0 }
                     readIdentity(position)
                     let title = identities[position].displayTitle
                     let year = years.min().map { " / \($0)" } ?? ""
@@ -200,7 +201,7 @@ public struct ResultMerger: Sendable {
             let sources = members.map { position in
                 let entry = entries[position], provider = lists[entry.order].provider
                 return ResultSource(
-                    provider: provider, id: item(entry).id, rank: entry.index + 1, weight: weights[provider] ?? 1,
+                    provider: provider, id: lists[entry.order].items[entry.index].id, rank: entry.index + 1, weight: weights[provider] ?? 1,
                     joinedBy: reasons[position])
             }
             let (merged, provenance) = combine(
