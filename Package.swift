@@ -189,7 +189,8 @@ let package = Package(
             name: "CalibreProvider",
             dependencies: ["SeekCore", "SeekKit", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Providers/Calibre",
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings,
+            plugins: ["EmbedFiles"]  // SQL/index.sql: the schema of Seek's own index of the library
         ),
         // Providers declared in the config file ("jsonProviders"): URL templates and JSON paths.
         .target(

@@ -28,6 +28,13 @@ final class CalibreIndex: Sendable {
 
     /// The layout of the index; an index of another layout is rebuilt.
     static let layout = "1"
+    /// The statements that build an empty index of `layout`, under the target's folder.
+    static let schemaFile = "SQL/index.sql"
+
+    /// A build without the EmbedFiles plugin, which carries no `schemaFile` (said as the index's failure).
+    struct MissingSchema: Error, CustomStringConvertible {
+        var description: String { "this build of Seek does not carry the index's schema (\(CalibreIndex.schemaFile))" }
+    }
     /// Rows read from the library one query a table when more books than this changed.
     static let bulkThreshold = 2_000
 
@@ -140,18 +147,9 @@ final class CalibreIndex: Sendable {
     private static func createSchema(_ db: Database) throws {
         let layout = try? String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'layout'")
         guard layout != Self.layout else { return }
-        try db.execute(sql: """
-            DROP TABLE IF EXISTS meta;
-            DROP TABLE IF EXISTS books;
-            DROP TABLE IF EXISTS book_text;
-            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-            CREATE TABLE books (
-                id INTEGER PRIMARY KEY, stamp TEXT NOT NULL, title TEXT NOT NULL, authors TEXT NOT NULL, year INTEGER,
-                isbns TEXT NOT NULL, other TEXT NOT NULL, formats TEXT NOT NULL, path TEXT NOT NULL, has_cover INTEGER NOT NULL);
-            CREATE VIRTUAL TABLE book_text USING fts5(
-                title, authors, series, tags, publisher, identifiers,
-                tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
-            """)
+        // The schema is a file beside the sources (SQL/index.sql), compiled in by EmbedFiles.
+        guard let schema = EmbeddedFiles.text(Self.schemaFile) else { throw MissingSchema() }
+        try db.execute(sql: schema)
         try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('layout', ?)", arguments: [Self.layout])
     }
 
