@@ -1,7 +1,7 @@
 import AladinProvider
 import Foundation
 import NIOConcurrencyHelpers
-import SeekCLI
+@testable import SeekCLI
 import SeekCore
 import SeekKit
 import SeekLoopback
@@ -329,6 +329,18 @@ struct AggregationCommandTests {
         #expect(records.first?.hasPrefix("id,provider,kind,title,") == true)
         #expect(records.dropFirst().first?.hasPrefix(#"openlibrary:OL1W,openlibrary,book,"Say ""Hi"", then go",,"Ann, B.; Carl",2001,"#) == true,
                 "csv: \(result.stdout)")
+    }
+
+    @Test("csv's last two columns are the reader's own copy: its id and formats, empty for a row the library lacks")
+    func csvOwnedColumns() {
+        var owned = Item(id: ItemID(provider: "openlibrary", value: "OL1W"), kind: .book, title: "Dune")
+        owned.owned = OwnedCopy(id: ItemID(provider: "calibre", value: "7"), formats: ["EPUB", "PDF"])
+        let other = Item(id: ItemID(provider: "openlibrary", value: "OL2W"), kind: .book, title: "Emma")
+        let rows = [owned, other].map { MergedResult(item: $0, score: 1, sources: [ResultSource(provider: "openlibrary", id: $0.id, rank: 1)]) }
+        let records = SearchOutput.csv(rows).components(separatedBy: "\r\n")
+        #expect(records.first?.hasSuffix(",score,sources,owned,ownedFormats") == true, "\(records)")
+        #expect(records.dropFirst().first?.hasSuffix(",openlibrary:OL1W,calibre:7,EPUB; PDF") == true, "\(records)")
+        #expect(records.dropFirst(2).first?.hasSuffix(",openlibrary:OL2W,,") == true, "\(records)")
     }
 }
 

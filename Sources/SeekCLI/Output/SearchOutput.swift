@@ -71,9 +71,13 @@ enum SearchOutput {
     }
 
     /// RFC 4180: a header, every record ended by CRLF; fields with a comma, quote or line break are
-    /// quoted, quotes doubled.
+    /// quoted, quotes doubled. The reader's own copy (issue 49) is last, so the earlier columns keep
+    /// their places: its id and formats, empty for a row the library does not have.
     static func csv(_ results: [MergedResult]) -> String {
-        var records = [["id", "provider", "kind", "title", "subtitle", "creators", "year", "isbn13", "imageURL", "url", "score", "sources"]]
+        var records = [[
+            "id", "provider", "kind", "title", "subtitle", "creators", "year", "isbn13", "imageURL", "url", "score", "sources",
+            "owned", "ownedFormats",
+        ]]
         for result in results {
             let item = result.item
             records.append([
@@ -82,6 +86,7 @@ enum SearchOutput {
                 item.identifiers.isbn13.joined(separator: " "), item.image(.large)?.address.text ?? "",
                 item.address?.text ?? "", String(format: "%.4f", result.score),
                 result.sources.map { $0.id.description }.joined(separator: " "),
+                item.owned?.id.description ?? "", item.owned?.formats.joined(separator: "; ") ?? "",
             ])
         }
         return records.map { $0.map(csvField).joined(separator: ",") + "\r\n" }.joined()
