@@ -14,10 +14,12 @@ import SeekStore
 public final class SeekSession: Sendable {
     public let container: Container
     public let settings: Settings
-    public let registry: ProviderRegistry
-    public let engine: SearchEngine
+    // The engine, the registry and the user's stores are the session's own: hosts reach them only
+    // through its entries (issue 51), and only this package's tests look at them directly.
+    package let registry: ProviderRegistry
+    package let engine: SearchEngine
     public let resilience: ResilienceServices
-    public let userState: UserState
+    package let userState: UserState
     /// The content ratings a call may ask for: those some registered provider filters by.
     public let contentRatings: Set<String>
     private let transport: AsyncHTTPTransport
