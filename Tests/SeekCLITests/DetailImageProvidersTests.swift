@@ -69,20 +69,22 @@ struct DetailImageProvidersTests {
         #expect(request?.queryValue("default") == "false")
     }
 
-    /// Reads the file `seek image` wrote: the cover Seek draws (SVG), never the source's reply.
-    private static func drawnCover(at file: URL) -> String? {
-        (try? Data(contentsOf: file)).map { String(decoding: $0, as: UTF8.self) }
+    /// `seek image openlibrary:OL45804W -o <file>` while the cover answers with `fault`: what it printed,
+    /// and the file it wrote as text (the cover Seek draws is SVG; never the source's reply).
+    private static func imageWhileCover(_ fault: FixtureFault, file name: String) async throws -> (result: RunResult, written: String?) {
+        let harness = try await CLIHarness.start()
+        harness.serveOpenLibrary()
+        harness.server.route("/covers/b/id/6498519-L.jpg", fault: fault)
+        let file = harness.home.appendingPathComponent(name)
+        let result = await harness.run(["image", "openlibrary:OL45804W", "-o", file.path])
+        let written = (try? Data(contentsOf: file)).map { String(decoding: $0, as: UTF8.self) }
+        try await harness.stop()
+        return (result, written)
     }
 
     @Test("a missing cover (404): the drawn cover is written, exit 0, and stderr names the source and the 404")
     func missingCoverDrawsOne() async throws {
-        let harness = try await CLIHarness.start()
-        harness.serveOpenLibrary()
-        harness.server.route("/covers/b/id/6498519-L.jpg", fault: .status(404, body: "Not Found"))
-        let file = harness.home.appendingPathComponent("cover.svg")
-        let result = await harness.run(["image", "openlibrary:OL45804W", "-o", file.path])
-        let written = Self.drawnCover(at: file)
-        try await harness.stop()
+        let (result, written) = try await Self.imageWhileCover(.status(404, body: "Not Found"), file: "cover.svg")
         #expect(result.code == 0, "stderr: \(result.stderr)")
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("seek: openlibrary: not found: no image: HTTP 404") == true, "stderr: \(result.stderr)")
@@ -94,13 +96,7 @@ struct DetailImageProvidersTests {
 
     @Test("-o with another format's extension: the drawn SVG is written as it is, and stderr says to save it as .svg")
     func extensionThatLiesIsNamed() async throws {
-        let harness = try await CLIHarness.start()
-        harness.serveOpenLibrary()
-        harness.server.route("/covers/b/id/6498519-L.jpg", fault: .status(404, body: "Not Found"))
-        let file = harness.home.appendingPathComponent("cover.jpg")
-        let result = await harness.run(["image", "openlibrary:OL45804W", "-o", file.path])
-        let written = Self.drawnCover(at: file)
-        try await harness.stop()
+        let (result, written) = try await Self.imageWhileCover(.status(404, body: "Not Found"), file: "cover.jpg")
         #expect(result.code == 0, "stderr: \(result.stderr)")
         #expect(written?.hasPrefix("<svg") == true)
         #expect(result.stderr.contains("note: the image is SVG, not what .jpg says: save it as .svg"), "stderr: \(result.stderr)")
@@ -113,13 +109,7 @@ struct DetailImageProvidersTests {
 
     @Test("an HTML page instead of an image is refused: the drawn cover is written and stderr says the reply is no image")
     func htmlIsNotAnImage() async throws {
-        let harness = try await CLIHarness.start()
-        harness.serveOpenLibrary()
-        harness.server.route("/covers/b/id/6498519-L.jpg", fault: .html)
-        let file = harness.home.appendingPathComponent("page.svg")
-        let result = await harness.run(["image", "openlibrary:OL45804W", "-o", file.path])
-        let written = Self.drawnCover(at: file)
-        try await harness.stop()
+        let (result, written) = try await Self.imageWhileCover(.html, file: "page.svg")
         #expect(result.code == 0, "stderr: \(result.stderr)")
         #expect(result.stderr.hasPrefix("seek: openlibrary: not found: no image: the reply (text/html"), "stderr: \(result.stderr)")
         #expect(result.stderr.contains("is not a JPEG, PNG, GIF or WebP image"), "stderr: \(result.stderr)")
