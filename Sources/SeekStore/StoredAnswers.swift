@@ -248,20 +248,22 @@ private final class StreamingEncoder: Encoder {
     func encode<Value: Encodable>(_ value: Value, member: Bool, key: String?) throws {
         if Value.self == String.self, let string = value as? String {
             output.write(.string(string), key: key, member: member)
-        } else if Value.self == Int.self, let number = value as? Int {
-            output.write(.int(number), key: key, member: member)
-        } else if Value.self == [String].self, let strings = value as? [String] {
-            output.write(strings, key: key, member: member)
-        } else if Value.self == [String: String].self, let strings = value as? [String: String] {
-            output.write(strings, key: key, member: member)
         } else if Value.self == URLText.self, let address = value as? URLText {
             // The models' single-value types, as their `encode(to:)` writes them (one string; the tests
             // compare every answer with `JSONEncoder`'s), without a container: a generic call each.
             output.write(.string(address.description), key: key, member: member)
-        } else if Value.self == ItemID.self, let id = value as? ItemID {
-            output.write(.string(id.description), key: key, member: member)
         } else if Value.self == ImageSize.self, let size = value as? ImageSize {
             output.write(.string(size.rawValue), key: key, member: member)
+        } else if Value.self == [String].self, let strings = value as? [String] {
+            output.write(strings, key: key, member: member)
+        } else if Value.self == Int.self, let number = value as? Int {
+            output.write(.int(number), key: key, member: member)
+        } else if Value.self == ItemID.self, let id = value as? ItemID {
+            output.write(.string(id.description), key: key, member: member)
+        } else if Value.self == ItemKind.self, let kind = value as? ItemKind {
+            output.write(.string(kind.rawValue), key: key, member: member)
+        } else if Value.self == [String: String].self, let strings = value as? [String: String] {
+            output.write(strings, key: key, member: member)
         } else if Value.self == [ImageSize: ImageReference].self, let images = value as? [ImageSize: ImageReference] {
             // As the standard library's `Dictionary` writes keys that are neither strings nor integers
             // (an array of alternating keys and values), and `ImageSize` as its raw value, without the
@@ -314,6 +316,24 @@ private struct KeyedWriter<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Bool, forKey key: Key) throws { encoder.write(.bool(value), key: key.stringValue) }
     mutating func encode(_ value: Double, forKey key: Key) throws { encoder.write(.double(value), key: key.stringValue) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try encoder.encode(value, member: true, key: key.stringValue) }
+
+    // A nil optional is left out, as `JSONEncoder` does. The protocol's defaults come back through
+    // the generic `encode` above and look up `Optional`'s metadata for each call (issue 52).
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+        if let value { encoder.write(.string(value), key: key.stringValue) }
+    }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+        if let value { encoder.write(.int(value), key: key.stringValue) }
+    }
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+        if let value { encoder.write(.bool(value), key: key.stringValue) }
+    }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+        if let value { encoder.write(.double(value), key: key.stringValue) }
+    }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value { try encoder.encode(value, member: true, key: key.stringValue) }
+    }
 
     // The other integer types (and `Float`, left to `JSONEncoder`): without these, the protocol's
     // defaults hand them to the generic `encode`, whose `encode(to:)` comes back here for ever.
