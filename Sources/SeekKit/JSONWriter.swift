@@ -51,7 +51,7 @@ public struct JSONWriter: ~Copyable {
 
     // MARK: Output
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func append(_ byte: UInt8) { output.append(byte) }
 
 
