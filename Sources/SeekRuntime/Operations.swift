@@ -210,6 +210,15 @@ extension SeekSession {
         return await userState.cursors.lastingToken(for: cursor)
     }
 
+    /// Takes one search from `client`'s budget on a public server (`limit` for each client): nil when
+    /// it may search now, else the seconds until it may. A fleet on one database shares the budgets.
+    public func reserveClientSearch(_ client: String, limit: RateLimit) async -> Double? {
+        guard case .refused(let wait) = await resilience.clientBuckets.reserve("client:" + client, limit: limit, maxWait: 0) else {
+            return nil
+        }
+        return wait
+    }
+
     /// Clears the cool-down of provider `name` (any case), or of every provider for `all` (unless a
     /// provider is called that), and returns the ids cleared; an unknown name is `unknown_provider`.
     public func resetCoolDown(_ name: String) async throws(RequestError) -> [String] {

@@ -31,7 +31,7 @@ public struct ResilienceServices: Sendable {
     let breakers: any BreakerStore
     let buckets: any RateLimitStore
     /// Each client's search budget on a public server: in memory, or shared by a fleet in the database.
-    public let clientBuckets: any RateLimitStore
+    let clientBuckets: any RateLimitStore
 
     init(settings: Settings, clock: ResilienceClock = .system, stores: CoordinationStores? = nil) {
         self.settings = settings

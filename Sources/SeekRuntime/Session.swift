@@ -14,11 +14,12 @@ import SeekStore
 public final class SeekSession: Sendable {
     public let container: Container
     public let settings: Settings
-    // The engine, the registry and the user's stores are the session's own: hosts reach them only
-    // through its entries (issue 51), and only this package's tests look at them directly.
+    // The engine, the registry, the resilience stores and the user's stores are the session's own:
+    // hosts reach them only through its entries (issue 51), and only this package's tests look at
+    // them directly.
     package let registry: ProviderRegistry
     package let engine: SearchEngine
-    public let resilience: ResilienceServices
+    package let resilience: ResilienceServices
     package let userState: UserState
     /// The content ratings a call may ask for: those some registered provider filters by.
     public let contentRatings: Set<String>

@@ -7,6 +7,7 @@ import SeekAccess
 import SeekKit
 import SeekCore
 import SeekResilience
+import SeekRuntime
 import SeekStore
 
 /// What the server knows of a request beyond its bytes: the address it came from, and whose
@@ -187,7 +188,7 @@ struct ClientLimitMiddleware: RouterMiddleware {
     typealias Context = SeekRequestContext
     let access: ServerAccess
     let limit: RateLimit
-    let buckets: any RateLimitStore
+    let session: SeekSession
     /// The page a limited visitor of the web UI sees instead of the results, by the wait in seconds, the
     /// query and the request (whose language the page is written in).
     let page: @Sendable (Int, String, Request) -> Response
@@ -200,7 +201,7 @@ struct ClientLimitMiddleware: RouterMiddleware {
         let parameters = request.uri.queryParameters
         if request.uri.path == "/search", parameters["stream"] == "1", parameters["cursor"] == nil { return try await next(request, context) }
         let client = access.client(of: request, context: context)
-        if case .refused(let wait) = await buckets.reserve("client:" + client, limit: limit, maxWait: 0) {
+        if let wait = await session.reserveClientSearch(client, limit: limit) {
             let seconds = Self.seconds(wait)
             guard request.uri.path != "/search" else {
                 var response = page(seconds, parameters["q"].map(String.init) ?? "", request)

@@ -57,7 +57,7 @@ package struct SeekServer: Sendable {
         router.add(middleware: WebErrorPagesMiddleware(web: web))
         if access.isPublic, let limit = access.clientLimit {
             router.add(middleware: ClientLimitMiddleware(
-                access: access, limit: limit, buckets: session.resilience.clientBuckets, page: { web.limitedPage(retryAfter: $0, query: $1, request: $2) }))
+                access: access, limit: limit, session: session, page: { web.limitedPage(retryAfter: $0, query: $1, request: $2) }))
         }
         api.register(on: router)
         web.register(on: router)
