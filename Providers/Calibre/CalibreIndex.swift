@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import SeekCore
-import Synchronization
+import SeekKit
 
 /// Seek's own search index of a Calibre library: an SQLite file in Seek's cache folder with an FTS5
 /// table over title, authors, series, tags, publisher and identifiers, and the fields a result shows.
@@ -18,7 +18,7 @@ final class CalibreIndex: Sendable {
     let library: CalibreLibrary
     /// The index file.
     let url: URL
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var queue: DatabaseQueue?

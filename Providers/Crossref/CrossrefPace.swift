@@ -1,7 +1,6 @@
 import Foundation
 import SeekCore
 import SeekKit
-import Synchronization
 
 /// The limits Crossref announces on every answer — `x-rate-limit-limit` requests per
 /// `x-rate-limit-interval` (`1s`), at most `x-concurrency-limit` at once — kept to by this provider's
@@ -21,7 +20,7 @@ final class CrossrefPace: Sendable {
         var inFlight = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let clock = ContinuousClock()
     /// Whether the announced rate and concurrency hold calls back at all.
     let followsAnnouncedRate: Bool

@@ -1,7 +1,6 @@
 import Foundation
 import SeekKit
 import SeekCore
-import Synchronization
 
 /// A provider declared in the config file (`"jsonProviders"`) or bundled in Seek as such a declaration
 /// (`Bundled/*.json`): it fills URL and header templates, fetches JSON and reads results through JSON
@@ -518,7 +517,7 @@ extension String {
 
 /// At most `limit` calls of one provider in flight at once; the others wait their turn, in order.
 final class ConcurrencyGate: Sendable {
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private struct State {
         var available: Int
@@ -527,7 +526,7 @@ final class ConcurrencyGate: Sendable {
     }
 
     init(limit: Int) {
-        state = Mutex(State(available: max(1, limit)))
+        state = Locked(State(available: max(1, limit)))
     }
 
     func run<T: Sendable>(_ work: () async throws -> T) async throws -> T {
