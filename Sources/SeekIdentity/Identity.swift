@@ -14,28 +14,26 @@ struct BookIdentity {
     var keys: [IdentityKey] = []
     /// Whether the record had any ISBN-13 (a part's container ISBNs do not count).
     var hasISBN = false
-    /// The title key; empty when the title has no letters or digits.
-    var title = ""
-    /// Volume or part numbers that split one work (`Vol. 2`, `Part II`, `2권`, `上`), sorted.
-    var volumes: [Int] = []
-    /// Series positions (`Book 2`, `#2`) found in the main title: they must agree too.
-    var mainSeries: [Int] = []
-    /// Series positions found only after the main title (`(Harry Potter, #1)`): they must not disagree.
-    var restSeries: [Int] = []
-    /// The subtitle's key (from the title after ":" or " - ", and the subtitle field); empty when none.
-    var subtitle = ""
-    /// Where each word of the title key ends in its UTF-8, for explanations ("lord of the rings").
-    var titleWordEnds: [Int] = []
-    /// A box set, collection, trilogy or range of volumes (`1-3`).
-    var boxSet = false
-    /// A short or generic title ("Poems", "Introduction"): joins only with creators and year.
-    var generic = false
+    /// The title's key, numbers and flags, behind one reference shared by every record of a merge
+    /// with the very same title text (`IdentityMemo`): a copy of an identity retains it once.
+    var titleKey = TitleKey.none
     var creators: [CreatorKey] = []
     var year: Int?
     /// The language the source gave (`identifiers.other["language"]`), lowercased; nil when unknown.
     var language: String?
     /// A chapter, entry or section: never identified by its container's ISBN, never joined by title.
     var isPart = false
+
+    // The title's fields (`TitleFields` says what each is), read through the shared `titleKey`.
+    var title: String { titleKey.fields.title }
+    var volumes: [Int] { titleKey.fields.volumes }
+    var mainSeries: [Int] { titleKey.fields.mainSeries }
+    var restSeries: [Int] { titleKey.fields.restSeries }
+    var subtitle: String { titleKey.fields.subtitle }
+    var titleWordEnds: [Int] { titleKey.fields.titleWordEnds }
+    var boxSet: Bool { titleKey.fields.boxSet }
+    var generic: Bool { titleKey.fields.generic }
+    var displayTitle: String { titleKey.fields.displayTitle }
 
     init() {}
 
@@ -62,10 +60,10 @@ struct BookIdentity {
         guard item.kind == .book else { return }
         let text = IdentityMemo.TitleText(rough: rough, title: item.title, subtitle: item.subtitle)
         if let known = memo.titles[text] {
-            self = known
+            titleKey = known
         } else {
             readTitle(item.title, subtitle: item.subtitle)
-            memo.titles[text] = self
+            memo.titles[text] = titleKey
         }
         isPart = scan.isPart
         hasISBN = scan.hasISBN
@@ -233,90 +231,16 @@ struct BookIdentity {
 
     /// Reads the title key, numbers, subtitle and flags: by bytes (`TitleBytes`) when the text allows.
     mutating func readTitle(_ text: String, subtitle: String?) {
-        if readTitleBytes(text, subtitle: subtitle) { return }
-        readTitleWords(text, subtitle: subtitle)
+        var fields = TitleFields()
+        fields.readTitle(text, subtitle: subtitle)
+        titleKey = TitleKey(fields)
     }
 
     /// `readTitle` by words of `String`s, for any text.
     mutating func readTitleWords(_ text: String, subtitle: String?) {
-        let (bare, notes) = Self.bracketsRemoved(text)
-        let (main, rest) = Self.split(bare)
-        var words = TitleWords.words(of: main)
-        var restWords = rest.isEmpty ? [] : TitleWords.words(of: rest)
-        if let subtitle, !subtitle.isEmpty { restWords += TitleWords.words(of: subtitle) }
-        let noteWords = notes.isEmpty ? [] : TitleWords.words(of: notes)
-        if words.count > 1, let first = words.first, Self.articles.contains(Self.code(first)) { words.removeFirst() }
-        // A catalogue's inverted article: `Lord of the Rings, The`.
-        if words.count > 1, let last = words.last, Self.articles.contains(Self.code(last)), main.utf8.contains(0x2C) { words.removeLast() }
-        boxSet = Self.isBoxSet(words) || Self.isBoxSet(restWords) || Self.isBoxSet(noteWords) || Self.hasRange(text)
-            || (subtitle.map(Self.hasRange) ?? false)
-        var kept: [String] = []
-        kept.reserveCapacity(words.count)
-        var index = 0
-        while index < words.count {
-            if let (number, kind, length) = Self.number(in: words, at: index) {
-                if kind == .volume { volumes.append(number) } else { mainSeries.append(number) }
-                index += length
-                continue
-            }
-            kept.append(words[index])
-            index += 1
-        }
-        // A number ending the main title or its subtitle (`마법사의 돌. 2`) is a volume too; in the
-        // main title it stays in the key as well.
-        if kept.count > 1, let last = kept.last, last.utf8.count <= 3, let number = Int(last) { volumes.append(number) }
-        var subtitleWords: [String] = []
-        func readRest(_ source: [String], isNote: Bool) {
-            var index = 0
-            while index < source.count {
-                if let (number, kind, length) = Self.number(in: source, at: index) {
-                    if kind == .volume { volumes.append(number) } else { restSeries.append(number) }
-                    index += length
-                    continue
-                }
-                if !isNote { subtitleWords.append(source[index]) }
-                index += 1
-            }
-        }
-        if !restWords.isEmpty { readRest(restWords, isNote: false) }
-        if !noteWords.isEmpty { readRest(noteWords, isNote: true) }
-        if subtitleWords.count > 1, let last = subtitleWords.last, last.utf8.count <= 3, let number = Int(last) {
-            volumes.append(number)
-            subtitleWords.removeLast()
-        }
-        volumes = Self.sortedUnique(volumes)
-        mainSeries = Self.sortedUnique(mainSeries)
-        restSeries = Self.sortedUnique(restSeries)
-        // A title that is nothing but a volume marker ("Volume 2") keeps its words.
-        if kept.isEmpty { kept = words }
-        title = kept.joined()
-        var end = 0
-        titleWordEnds = kept.map { word in
-            end += word.utf8.count
-            return end
-        }
-        self.subtitle = subtitleWords.isEmpty ? "" : subtitleWords.joined()
-        generic = title.unicodeScalars.count <= 3 || Self.genericTitles.contains(title)
-            || (kept.count == 1 && Self.genericWords.contains(title))
-    }
-
-    /// The title key as words, for explanations ("lord of the rings").
-    var displayTitle: String {
-        guard titleWordEnds.count > 1 else { return title }
-        var spaced: [UInt8] = []
-        spaced.reserveCapacity(title.utf8.count + titleWordEnds.count)
-        var position = 0
-        var ends = titleWordEnds.makeIterator()
-        var end = ends.next()
-        for byte in title.utf8 {
-            if position == end {
-                spaced.append(0x20)
-                end = ends.next()
-            }
-            spaced.append(byte)
-            position += 1
-        }
-        return String(decoding: spaced, as: UTF8.self)
+        var fields = TitleFields()
+        fields.readTitleWords(text, subtitle: subtitle)
+        titleKey = TitleKey(fields)
     }
 
     /// The title as words, for explanations ("lord of the rings").
@@ -685,6 +609,126 @@ struct BookIdentity {
         "book-chapter", "book-section", "book-part", "reference-entry", "book-track", "component", "chapter", "section",
         "entry", "part",
     ]
+}
+
+/// A title's key, numbers and flags as `BookIdentity.readTitle` reads them.
+struct TitleFields {
+    /// The title key; empty when the title has no letters or digits.
+    var title = ""
+    /// Volume or part numbers that split one work (`Vol. 2`, `Part II`, `2권`, `上`), sorted.
+    var volumes: [Int] = []
+    /// Series positions (`Book 2`, `#2`) found in the main title: they must agree too.
+    var mainSeries: [Int] = []
+    /// Series positions found only after the main title (`(Harry Potter, #1)`): they must not disagree.
+    var restSeries: [Int] = []
+    /// The subtitle's key (from the title after ":" or " - ", and the subtitle field); empty when none.
+    var subtitle = ""
+    /// Where each word of the title key ends in its UTF-8, for explanations ("lord of the rings").
+    var titleWordEnds: [Int] = []
+    /// A box set, collection, trilogy or range of volumes (`1-3`).
+    var boxSet = false
+    /// A short or generic title ("Poems", "Introduction"): joins only with creators and year.
+    var generic = false
+}
+
+/// `TitleFields` behind one reference: the records of a merge with the very same title share one.
+final class TitleKey: Sendable {
+    let fields: TitleFields
+
+    init(_ fields: TitleFields) { self.fields = fields }
+
+    /// The fields of no title.
+    static let none = TitleKey(TitleFields())
+}
+
+extension TitleFields {
+    /// Reads the title key, numbers, subtitle and flags: by bytes (`TitleBytes`) when the text allows.
+    mutating func readTitle(_ text: String, subtitle: String?) {
+        if readTitleBytes(text, subtitle: subtitle) { return }
+        readTitleWords(text, subtitle: subtitle)
+    }
+
+    /// `readTitle` by words of `String`s, for any text.
+    mutating func readTitleWords(_ text: String, subtitle: String?) {
+        let (bare, notes) = BookIdentity.bracketsRemoved(text)
+        let (main, rest) = BookIdentity.split(bare)
+        var words = TitleWords.words(of: main)
+        var restWords = rest.isEmpty ? [] : TitleWords.words(of: rest)
+        if let subtitle, !subtitle.isEmpty { restWords += TitleWords.words(of: subtitle) }
+        let noteWords = notes.isEmpty ? [] : TitleWords.words(of: notes)
+        if words.count > 1, let first = words.first, BookIdentity.articles.contains(BookIdentity.code(first)) { words.removeFirst() }
+        // A catalogue's inverted article: `Lord of the Rings, The`.
+        if words.count > 1, let last = words.last, BookIdentity.articles.contains(BookIdentity.code(last)), main.utf8.contains(0x2C) { words.removeLast() }
+        boxSet = BookIdentity.isBoxSet(words) || BookIdentity.isBoxSet(restWords) || BookIdentity.isBoxSet(noteWords) || BookIdentity.hasRange(text)
+            || (subtitle.map(BookIdentity.hasRange) ?? false)
+        var kept: [String] = []
+        kept.reserveCapacity(words.count)
+        var index = 0
+        while index < words.count {
+            if let (number, kind, length) = BookIdentity.number(in: words, at: index) {
+                if kind == .volume { volumes.append(number) } else { mainSeries.append(number) }
+                index += length
+                continue
+            }
+            kept.append(words[index])
+            index += 1
+        }
+        // A number ending the main title or its subtitle (`마법사의 돌. 2`) is a volume too; in the
+        // main title it stays in the key as well.
+        if kept.count > 1, let last = kept.last, last.utf8.count <= 3, let number = Int(last) { volumes.append(number) }
+        var subtitleWords: [String] = []
+        func readRest(_ source: [String], isNote: Bool) {
+            var index = 0
+            while index < source.count {
+                if let (number, kind, length) = BookIdentity.number(in: source, at: index) {
+                    if kind == .volume { volumes.append(number) } else { restSeries.append(number) }
+                    index += length
+                    continue
+                }
+                if !isNote { subtitleWords.append(source[index]) }
+                index += 1
+            }
+        }
+        if !restWords.isEmpty { readRest(restWords, isNote: false) }
+        if !noteWords.isEmpty { readRest(noteWords, isNote: true) }
+        if subtitleWords.count > 1, let last = subtitleWords.last, last.utf8.count <= 3, let number = Int(last) {
+            volumes.append(number)
+            subtitleWords.removeLast()
+        }
+        volumes = BookIdentity.sortedUnique(volumes)
+        mainSeries = BookIdentity.sortedUnique(mainSeries)
+        restSeries = BookIdentity.sortedUnique(restSeries)
+        // A title that is nothing but a volume marker ("Volume 2") keeps its words.
+        if kept.isEmpty { kept = words }
+        title = kept.joined()
+        var end = 0
+        titleWordEnds = kept.map { word in
+            end += word.utf8.count
+            return end
+        }
+        self.subtitle = subtitleWords.isEmpty ? "" : subtitleWords.joined()
+        generic = title.unicodeScalars.count <= 3 || BookIdentity.genericTitles.contains(title)
+            || (kept.count == 1 && BookIdentity.genericWords.contains(title))
+    }
+
+    /// The title key as words, for explanations ("lord of the rings").
+    var displayTitle: String {
+        guard titleWordEnds.count > 1 else { return title }
+        var spaced: [UInt8] = []
+        spaced.reserveCapacity(title.utf8.count + titleWordEnds.count)
+        var position = 0
+        var ends = titleWordEnds.makeIterator()
+        var end = ends.next()
+        for byte in title.utf8 {
+            if position == end {
+                spaced.append(0x20)
+                end = ends.next()
+            }
+            spaced.append(byte)
+            position += 1
+        }
+        return String(decoding: spaced, as: UTF8.self)
+    }
 }
 
 /// A typed identifier under which two records are one book, normalised.
@@ -1254,7 +1298,7 @@ struct IdentityMemo {
         }
     }
 
-    var titles: [TitleText: BookIdentity] = [:]
+    var titles: [TitleText: TitleKey] = [:]
     var creators: [Names: [CreatorKey]] = [:]
 }
 

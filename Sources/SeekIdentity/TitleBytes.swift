@@ -157,36 +157,110 @@ struct TitleBytes {
 extension BookIdentity {
     /// `readTitle` by bytes; false (and `self` unchanged) when the text is not for `TitleBytes`.
     mutating func readTitleBytes(_ text: String, subtitle: String?) -> Bool {
+        var fields = TitleFields()
+        guard fields.readTitleBytes(text, subtitle: subtitle) else { return false }
+        titleKey = TitleKey(fields)
+        return true
+    }
+}
+
+extension TitleFields {
+    /// `readTitle` by bytes; false (and `self` unchanged) when the text is not for `TitleBytes`.
+    mutating func readTitleBytes(_ text: String, subtitle: String?) -> Bool {
         let source = text.utf8.span
         var folded = TitleBytes(capacity: source.count + (subtitle?.utf8.count ?? 0) + 8)
         var mainEnd = 0
         var comma = false
-        if Self.hasBrackets(source) {
+        if BookIdentity.hasBrackets(source) {
             // Brackets out (`bracketsRemoved`): their text goes to `notes`, a closing one leaves a space.
             var notes: [UInt8] = []
             var sawText = false
             // A title that is all brackets keeps them as its text: left to the reading by words.
-            guard let bare = Self.bracketsRemoved(source, notes: &notes, sawText: &sawText), sawText else { return false }
+            guard let bare = BookIdentity.bracketsRemoved(source, notes: &notes, sawText: &sawText), sawText else { return false }
             let span = bare.span
-            guard Self.readMainAndRest(span, into: &folded, comma: &comma, mainEnd: &mainEnd), folded.fold(subtitle) else { return false }
+            guard BookIdentity.readMainAndRest(span, into: &folded, comma: &comma, mainEnd: &mainEnd), folded.fold(subtitle) else { return false }
             let restEnd = folded.words.count
             guard folded.fold(notes.span, from: 0, to: notes.count) else { return false }
             readWords(folded, main: 0..<mainEnd, rest: mainEnd..<restEnd, notes: restEnd..<folded.words.count, comma: comma)
         } else {
-            guard Self.readMainAndRest(source, into: &folded, comma: &comma, mainEnd: &mainEnd), folded.fold(subtitle) else { return false }
+            guard BookIdentity.readMainAndRest(source, into: &folded, comma: &comma, mainEnd: &mainEnd), folded.fold(subtitle) else { return false }
             readWords(folded, main: 0..<mainEnd, rest: mainEnd..<folded.words.count, notes: folded.words.count..<folded.words.count, comma: comma)
         }
-        if !boxSet, Self.mayHaveRange(source), Self.hasRange(source) { boxSet = true }
+        if !boxSet, BookIdentity.mayHaveRange(source), BookIdentity.hasRange(source) { boxSet = true }
         if !boxSet, let subtitle {
             let span = subtitle.utf8.span
-            if Self.mayHaveRange(span), Self.hasRange(span) { boxSet = true }
+            if BookIdentity.mayHaveRange(span), BookIdentity.hasRange(span) { boxSet = true }
         }
         return true
     }
 
+    /// The rest of `readTitleWords` over words already folded: articles, box sets, volume and series
+    /// numbers, the title key and the subtitle's.
+    private mutating func readWords(_ folded: TitleBytes, main all: Range<Int>, rest: Range<Int>, notes: Range<Int>, comma: Bool) {
+        let words = folded.words
+        var main = all
+        if main.count > 1, BookIdentity.articles.contains(words[main.lowerBound].code) { main = main.lowerBound + 1..<main.upperBound }
+        // A catalogue's inverted article: `Lord of the Rings, The`.
+        if main.count > 1, BookIdentity.articles.contains(words[main.upperBound - 1].code), comma { main = main.lowerBound..<main.upperBound - 1 }
+        boxSet = BookIdentity.isBoxSet(main, of: folded) || BookIdentity.isBoxSet(rest, of: folded) || BookIdentity.isBoxSet(notes, of: folded)
+        var kept: [Int] = []
+        kept.reserveCapacity(main.count)
+        var position = main.lowerBound
+        while position < main.upperBound {
+            if let (number, kind, length) = BookIdentity.number(at: position, before: main.upperBound, of: folded) {
+                if kind == .volume { volumes.append(number) } else { mainSeries.append(number) }
+                position += length
+                continue
+            }
+            kept.append(position)
+            position += 1
+        }
+        // A number ending the main title (`마법사의 돌. 2`) is a volume too, and stays in the key.
+        if kept.count > 1, let last = kept.last, let number = folded.digits(words[last], limit: 3) { volumes.append(number) }
+        var subtitleWords: [Int] = []
+        for (range, isNote) in [(rest, false), (notes, true)] where !range.isEmpty {
+            var position = range.lowerBound
+            while position < range.upperBound {
+                if let (number, kind, length) = BookIdentity.number(at: position, before: range.upperBound, of: folded) {
+                    if kind == .volume { volumes.append(number) } else { restSeries.append(number) }
+                    position += length
+                    continue
+                }
+                if !isNote { subtitleWords.append(position) }
+                position += 1
+            }
+        }
+        if subtitleWords.count > 1, let last = subtitleWords.last, let number = folded.digits(words[last], limit: 3) {
+            volumes.append(number)
+            subtitleWords.removeLast()
+        }
+        volumes = BookIdentity.sortedUnique(volumes)
+        mainSeries = BookIdentity.sortedUnique(mainSeries)
+        restSeries = BookIdentity.sortedUnique(restSeries)
+        // A title that is nothing but a volume marker ("Volume 2") keeps its words.
+        if kept.isEmpty { kept = Array(main) }
+        title = folded.string(kept)
+        titleWordEnds = []
+        titleWordEnds.reserveCapacity(kept.count)
+        var end = 0
+        for position in kept {
+            end += words[position].count
+            titleWordEnds.append(end)
+        }
+        subtitle = folded.string(subtitleWords)
+        // Generic titles are short: longer ones are looked up in no set.
+        let length = title.utf8.count
+        generic = (length <= 12 && title.unicodeScalars.count <= 3)
+            || (length <= BookIdentity.longestGenericTitle && BookIdentity.genericTitles.contains(title))
+            || (kept.count == 1 && length <= 12 && BookIdentity.genericWords.contains(title))
+    }
+
+}
+
+extension BookIdentity {
     /// Folds the main title and then its subtitle (`split`: at the first `:`, `;` or `：` after some
     /// text, or a ` - `, ` ~ ` or en or em dash between spaces); `mainEnd` is the main title's word count.
-    private static func readMainAndRest(_ text: Span<UInt8>, into folded: inout TitleBytes, comma: inout Bool, mainEnd: inout Int) -> Bool {
+    fileprivate static func readMainAndRest(_ text: Span<UInt8>, into folded: inout TitleBytes, comma: inout Bool, mainEnd: inout Int) -> Bool {
         var mainTo = text.count, restFrom = text.count
         var previous: UInt8 = 0x20
         var seenText = false
@@ -230,69 +304,8 @@ extension BookIdentity {
         return folded.fold(text, from: restFrom, to: text.count)
     }
 
-    /// The rest of `readTitleWords` over words already folded: articles, box sets, volume and series
-    /// numbers, the title key and the subtitle's.
-    private mutating func readWords(_ folded: TitleBytes, main all: Range<Int>, rest: Range<Int>, notes: Range<Int>, comma: Bool) {
-        let words = folded.words
-        var main = all
-        if main.count > 1, Self.articles.contains(words[main.lowerBound].code) { main = main.lowerBound + 1..<main.upperBound }
-        // A catalogue's inverted article: `Lord of the Rings, The`.
-        if main.count > 1, Self.articles.contains(words[main.upperBound - 1].code), comma { main = main.lowerBound..<main.upperBound - 1 }
-        boxSet = Self.isBoxSet(main, of: folded) || Self.isBoxSet(rest, of: folded) || Self.isBoxSet(notes, of: folded)
-        var kept: [Int] = []
-        kept.reserveCapacity(main.count)
-        var position = main.lowerBound
-        while position < main.upperBound {
-            if let (number, kind, length) = Self.number(at: position, before: main.upperBound, of: folded) {
-                if kind == .volume { volumes.append(number) } else { mainSeries.append(number) }
-                position += length
-                continue
-            }
-            kept.append(position)
-            position += 1
-        }
-        // A number ending the main title (`마법사의 돌. 2`) is a volume too, and stays in the key.
-        if kept.count > 1, let last = kept.last, let number = folded.digits(words[last], limit: 3) { volumes.append(number) }
-        var subtitleWords: [Int] = []
-        for (range, isNote) in [(rest, false), (notes, true)] where !range.isEmpty {
-            var position = range.lowerBound
-            while position < range.upperBound {
-                if let (number, kind, length) = Self.number(at: position, before: range.upperBound, of: folded) {
-                    if kind == .volume { volumes.append(number) } else { restSeries.append(number) }
-                    position += length
-                    continue
-                }
-                if !isNote { subtitleWords.append(position) }
-                position += 1
-            }
-        }
-        if subtitleWords.count > 1, let last = subtitleWords.last, let number = folded.digits(words[last], limit: 3) {
-            volumes.append(number)
-            subtitleWords.removeLast()
-        }
-        volumes = Self.sortedUnique(volumes)
-        mainSeries = Self.sortedUnique(mainSeries)
-        restSeries = Self.sortedUnique(restSeries)
-        // A title that is nothing but a volume marker ("Volume 2") keeps its words.
-        if kept.isEmpty { kept = Array(main) }
-        title = folded.string(kept)
-        titleWordEnds = []
-        titleWordEnds.reserveCapacity(kept.count)
-        var end = 0
-        for position in kept {
-            end += words[position].count
-            titleWordEnds.append(end)
-        }
-        subtitle = folded.string(subtitleWords)
-        // Generic titles are short: longer ones are looked up in no set.
-        let length = title.utf8.count
-        generic = (length <= 12 && title.unicodeScalars.count <= 3)
-            || (length <= Self.longestGenericTitle && Self.genericTitles.contains(title))
-            || (kept.count == 1 && length <= 12 && Self.genericWords.contains(title))
-    }
-
     /// Whether the text has a bracket `bracketsRemoved` takes out (or a lead byte one may begin with).
-    private static func hasBrackets(_ text: Span<UInt8>) -> Bool {
+    fileprivate static func hasBrackets(_ text: Span<UInt8>) -> Bool {
         for index in 0..<text.count {
             let byte = text[index]
             if byte == 0x28 || byte == 0x5B || byte == 0xEF || byte == 0xE3 { return true }
@@ -302,7 +315,7 @@ extension BookIdentity {
 
     /// `bracketsRemoved` over bytes: the text outside brackets (a closing one leaves a space), their
     /// text in `notes`; nil for a scalar `TitleBytes` does not know.
-    private static func bracketsRemoved(_ source: Span<UInt8>, notes: inout [UInt8], sawText: inout Bool) -> [UInt8]? {
+    fileprivate static func bracketsRemoved(_ source: Span<UInt8>, notes: inout [UInt8], sawText: inout Bool) -> [UInt8]? {
         var bare: [UInt8] = []
         bare.reserveCapacity(source.count)
         notes.reserveCapacity(source.count)
@@ -352,7 +365,7 @@ extension BookIdentity {
     }
 
     /// Whether the text has a digit and a dash or tilde (ASCII, or a three-byte one), which a range needs.
-    private static func mayHaveRange(_ text: Span<UInt8>) -> Bool {
+    fileprivate static func mayHaveRange(_ text: Span<UInt8>) -> Bool {
         var digit = false, dash = false
         for index in 0..<text.count {
             let byte = text[index]
@@ -412,7 +425,7 @@ extension BookIdentity {
     }
 
     /// `number(in:at:)` over the folded words before `end`.
-    private static func number(at index: Int, before end: Int, of folded: TitleBytes) -> (Int, NumberKind, Int)? {
+    fileprivate static func number(at index: Int, before end: Int, of folded: TitleBytes) -> (Int, NumberKind, Int)? {
         let word = folded.words[index]
         // A glued number ends in a digit (`vol2`) or is not ASCII (`2권`, `상`).
         let last = folded.bytes[word.end - 1]
@@ -476,7 +489,7 @@ extension BookIdentity {
     }
 
     /// `isBoxSet` over the folded words in `range`.
-    private static func isBoxSet(_ range: Range<Int>, of folded: TitleBytes) -> Bool {
+    fileprivate static func isBoxSet(_ range: Range<Int>, of folded: TitleBytes) -> Bool {
         var previous: UInt64 = 0
         for index in range {
             let word = folded.words[index]
