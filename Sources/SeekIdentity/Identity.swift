@@ -58,23 +58,22 @@ struct BookIdentity {
     /// (the sources of one book often give it the very same title and names).
     init(_ item: Item, scan: Scan, rough: UInt64, memo: inout IdentityMemo) {
         guard item.kind == .book else { return }
-        let text = IdentityMemo.TitleText(rough: rough, title: item.title, subtitle: item.subtitle)
-        if let known = memo.titles[text] {
+        if let known = memo.title(rough: rough, item.title, subtitle: item.subtitle) {
             titleKey = known
         } else {
             readTitle(item.title, subtitle: item.subtitle)
-            memo.titles[text] = titleKey
+            memo.remember(titleKey, rough: rough, item.title, subtitle: item.subtitle)
         }
         isPart = scan.isPart
         hasISBN = scan.hasISBN
         language = scan.language
         year = item.year
-        let names = IdentityMemo.Names(item.creators)
-        if let known = memo.creators[names] {
+        let namesHash = IdentityMemo.hash(item.creators)
+        if let known = memo.creators(hash: namesHash, item.creators) {
             creators = known
         } else {
             creators = CreatorKey.keys(item.creators)
-            memo.creators[names] = creators
+            memo.remember(creators, hash: namesHash, item.creators)
         }
     }
 
@@ -1269,37 +1268,100 @@ struct WordCodes: Sendable {
     }
 }
 
-/// What one merge has read of titles and creators, by their text.
+/// What one merge has read of titles and creators, by their text: titles found by their rough hash
+/// (`BookIdentity.roughTitle`, read for every record already), creators' lists by a hash of their
+/// names' lengths and end bytes, both compared in full; no `String` hashing (which normalises Unicode).
 struct IdentityMemo {
-    /// A title and subtitle, hashed by the title's rough hash (`BookIdentity.roughTitle`, read for
-    /// every record already) rather than by `String` hashing, which normalises Unicode as it goes.
-    struct TitleText: Hashable {
-        let rough: UInt64
+    private struct Title {
         let title: String
         let subtitle: String?
-
-        func hash(into hasher: inout Hasher) { hasher.combine(rough) }
+        let key: TitleKey
     }
 
-    /// A list of creators' names, hashed by how many there are and each name's length and first
-    /// and last bytes (no `String` hashing); compared in full.
-    struct Names: Hashable {
+    private struct Creators {
         let names: [String]
+        let keys: [CreatorKey]
+    }
 
-        init(_ names: [String]) { self.names = names }
+    private var titleSlots = MemoSlots()
+    private var titles: [Title] = []
+    private var creatorSlots = MemoSlots()
+    private var creatorLists: [Creators] = []
 
-        func hash(into hasher: inout Hasher) {
-            var value = UInt64(names.count)
-            for name in names.prefix(4) {
-                let utf8 = name.utf8
-                value = value &* 0x100_0000_01b3 ^ UInt64(utf8.count) << 16 ^ UInt64(utf8.first ?? 0) << 8 ^ UInt64(utf8.last ?? 0)
-            }
-            hasher.combine(value)
+    /// The title read for this very text, if any.
+    func title(rough: UInt64, _ title: String, subtitle: String?) -> TitleKey? {
+        titleSlots.find(rough) { titles[$0].title == title && titles[$0].subtitle == subtitle }.map { titles[$0].key }
+    }
+
+    mutating func remember(_ key: TitleKey, rough: UInt64, _ title: String, subtitle: String?) {
+        titleSlots.insert(rough)
+        titles.append(Title(title: title, subtitle: subtitle, key: key))
+    }
+
+    /// The creators read for these very names (`hash(_:)` of them), if any.
+    func creators(hash: UInt64, _ names: [String]) -> [CreatorKey]? {
+        creatorSlots.find(hash) { creatorLists[$0].names == names }.map { creatorLists[$0].keys }
+    }
+
+    mutating func remember(_ keys: [CreatorKey], hash: UInt64, _ names: [String]) {
+        creatorSlots.insert(hash)
+        creatorLists.append(Creators(names: names, keys: keys))
+    }
+
+    /// A list of names hashed by how many there are and each name's length and first and last bytes.
+    static func hash(_ names: [String]) -> UInt64 {
+        var value = UInt64(names.count)
+        for name in names.prefix(4) {
+            let utf8 = name.utf8
+            value = value &* 0x100_0000_01b3 ^ UInt64(utf8.count) << 16 ^ UInt64(utf8.first ?? 0) << 8 ^ UInt64(utf8.last ?? 0)
+        }
+        return value
+    }
+}
+
+/// An open-addressing table of entry numbers (0, 1, 2, … in the order they were added) by a 64-bit
+/// hash the caller computes: a look-up is a multiply and a few probes, no `Hasher`. Grows at half full.
+struct MemoSlots {
+    /// Entry number + 1 in each slot; 0: empty.
+    private var slots: [Int32] = []
+    /// Each entry's hash.
+    private var hashes: [UInt64] = []
+    /// 64 minus the number of bits of a slot's index (Fibonacci hashing takes the product's top bits).
+    private var shift: UInt64 = 64
+
+    /// The first entry with `hash` that `matches`, if any.
+    func find(_ hash: UInt64, matches: (Int) -> Bool) -> Int? {
+        guard !slots.isEmpty else { return nil }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: (hash &* 0x9e37_79b9_7f4a_7c15) >> shift)
+        while true {
+            let entry = Int(slots[slot]) - 1
+            if entry < 0 { return nil }
+            if hashes[entry] == hash, matches(entry) { return entry }
+            slot = (slot + 1) & mask
         }
     }
 
-    var titles: [TitleText: TitleKey] = [:]
-    var creators: [Names: [CreatorKey]] = [:]
+    /// Adds the next entry, with `hash`.
+    mutating func insert(_ hash: UInt64) {
+        hashes.append(hash)
+        if hashes.count * 2 > slots.count {
+            // Twice as many slots (16 at first), every entry placed again.
+            let size = max(16, slots.count * 2)
+            slots = Array(repeating: 0, count: size)
+            shift = UInt64(64 - size.trailingZeroBitCount)
+            for entry in hashes.indices { place(hashes[entry], entry: entry) }
+        } else {
+            place(hash, entry: hashes.count - 1)
+        }
+    }
+
+    private mutating func place(_ hash: UInt64, entry: Int) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: (hash &* 0x9e37_79b9_7f4a_7c15) >> shift)
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        slots[slot] = Int32(truncatingIfNeeded: entry + 1)
+    }
 }
 
 /// What an identifier's name in `Identifiers.other` says it is, read once: the names providers give
