@@ -715,18 +715,23 @@ extension TitleFields {
         guard titleWordEnds.count > 1 else { return title }
         var spaced: [UInt8] = []
         spaced.reserveCapacity(title.utf8.count + titleWordEnds.count)
+        appendDisplayTitle(to: &spaced)
+        return String(decoding: spaced, as: UTF8.self)
+    }
+
+    /// Appends the title key as words (`displayTitle`) to `text`.
+    func appendDisplayTitle(to text: inout [UInt8]) {
         var position = 0
         var ends = titleWordEnds.makeIterator()
         var end = ends.next()
         for byte in title.utf8 {
             if position == end {
-                spaced.append(0x20)
+                text.append(0x20)
                 end = ends.next()
             }
-            spaced.append(byte)
+            text.append(byte)
             position += 1
         }
-        return String(decoding: spaced, as: UTF8.self)
     }
 }
 

@@ -34,118 +34,18 @@ public struct ResultMerger: Sendable {
         _ lists: [(provider: String, items: [Item])], weights: [String: Double] = [:], ranking: RankingMethod = .searxng,
         grouping: ResultGrouping = .work
     ) -> [MergedResult] {
-        // Entries point into `lists` rather than copying items; `order` is the list's index.
-        struct Entry { let order: Int; let index: Int }
-        var entries: [Entry] = []
-        entries.reserveCapacity(lists.reduce(0) { $0 + $1.items.count })
-        for (order, list) in lists.enumerated() {
-            for index in list.items.indices { entries.append(Entry(order: order, index: index)) }
-        }
+        var joining = Joining(lists, grouping: grouping)
+        joining.joinByKeys()
+        joining.joinByTitles()
+        let entries = joining.entries
         func item(_ entry: Entry) -> Item { lists[entry.order].items[entry.index] }
-        // Each record's identity in full (title key, creators, numbers) is read only when needed: for
-        // records that share a rough title with another source's, or that an identifier would join.
-        // Read in place (`readIdentity`) and compared where it lies: a copy retains every field.
-        var identities = [BookIdentity](repeating: BookIdentity(), count: entries.count)
-        var identityRead = [Bool](repeating: false, count: entries.count)
-        var scans = [BookIdentity.Scan](repeating: BookIdentity.Scan(), count: entries.count)
-        var roughs = [UInt64](repeating: 0, count: entries.count)
-        var memo = IdentityMemo()
-        func readIdentity(_ position: Int) {
-            guard !identityRead[position] else { return }
-            identityRead[position] = true
-            let entry = entries[position]
-            identities[position] = BookIdentity(lists[entry.order].items[entry.index], scan: scans[position], rough: roughs[position], memo: &memo)
-        }
-        var hasISBN = [Bool](repeating: false, count: entries.count)
-
-        // A provider's own distinct ids are distinct records (Open Library lists box-set ISBNs under
-        // each volume's work, say): a shared key joins items of different providers only. Two items
-        // of one provider still meet in a row through another provider's record that matches both.
-        var sets = Components(count: entries.count)
-        var edges: [Join] = []
-        func editionsClash(_ a: Int, _ b: Int) -> Bool {
-            guard grouping == .edition else { return false }
-            return sets.anyPair(a, b) { x, y in
-                hasISBN[x] && hasISBN[y]
-                    && !lists[entries[x].order].items[entries[x].index].identifiers.isbn13
-                        .contains(where: lists[entries[y].order].items[entries[y].index].identifiers.isbn13.contains)
-            }
-        }
-        func join(_ a: Int, _ b: Int, _ reason: Join.Reason) {
-            guard sets.find(a) != sets.find(b), !editionsClash(a, b) else { return }
-            sets.union(a, b)
-            edges.append(Join(a: a, b: b, reason: reason))
-        }
-        var owner = [IdentityKey: Int](minimumCapacity: entries.count)
-        var pending: [IdentityKey] = []
-        var blocks = [UInt64: [Int]]()
-        for (position, entry) in entries.enumerated() {
-            // Fields read where they lie (`item(_:)` would copy the whole record).
-            guard lists[entry.order].items[entry.index].kind == .book else { continue }
-            // Known before its keys join anything (a part's, below, is not its own).
-            hasISBN[position] = !lists[entry.order].items[entry.index].identifiers.isbn13.isEmpty
-            pending.removeAll(keepingCapacity: true)
-            let scan = BookIdentity.scanIdentifiers(lists[entry.order].items[entry.index]) { key in
-                if grouping == .work || key.namesEdition { pending.append(key) }
-            }
-            scans[position] = scan
-            let rough = scan.isPart ? 0 : BookIdentity.roughTitle(lists[entry.order].items[entry.index].title)
-            roughs[position] = rough
-            for key in pending {
-                guard let other = owner[key] else { owner[key] = position; continue }
-                guard entries[other].order != entry.order, sets.find(other) != sets.find(position) else { continue }
-                readIdentity(position)
-                readIdentity(other)
-                if !identities[position].refusesIdentifierJoin(identities[other]) { join(other, position, .key(key)) }
-            }
-            hasISBN[position] = scan.hasISBN
-            guard !scan.isPart else { continue }
-            if rough != 0 { blocks[rough, default: []].append(position) }
-        }
-        func compare(_ first: Int, _ second: Int) {
-            guard entries[first].order != entries[second].order, sets.find(first) != sets.find(second) else { return }
-            readIdentity(first)
-            readIdentity(second)
-            guard let family = identities[first].titleJoin(identities[second], grouping: grouping) else { return }
-            join(first, second, .title(family: family))
-        }
-        for (_, block) in blocks where block.count > 1 {
-            guard let firstOrder = block.first.map({ entries[$0].order }), block.contains(where: { entries[$0].order != firstOrder }) else {
-                continue
-            }
-            if block.count <= blockLimit {
-                for (offset, first) in block.enumerated() {
-                    for second in block.dropFirst(offset + 1) { compare(first, second) }
-                }
-                continue
-            }
-            // A large block (one generic title from many sources): by exact title and each family name,
-            // and records naming no creator against the rest.
-            var byFamily = [TitleFamily: [Int]]()
-            for position in block {
-                readIdentity(position)
-                let creators = identities[position].creators
-                for (index, creator) in creators.enumerated() where !creators[..<index].contains(where: { $0.family == creator.family }) {
-                    byFamily[TitleFamily(title: identities[position].title, family: creator.family), default: []].append(position)
-                }
-            }
-            for (_, group) in byFamily where group.count > 1 {
-                let group = group.prefix(blockLimit)
-                for (offset, first) in group.enumerated() {
-                    for second in group.dropFirst(offset + 1) { compare(first, second) }
-                }
-            }
-            for position in block where identities[position].creators.isEmpty {
-                for other in block.prefix(blockLimit) where other != position { compare(min(position, other), max(position, other)) }
-            }
-        }
 
         // Groups as linked lists through `next`, in entry order: no array per group.
         var groupOfRoot = [Int](repeating: -1, count: entries.count)
         var heads: [Int] = [], tails: [Int] = []
         var next = [Int](repeating: -1, count: entries.count)
         for position in entries.indices {
-            let root = sets.find(position)
+            let root = joining.sets.find(position)
             let group = groupOfRoot[root]
             if group < 0 {
                 groupOfRoot[root] = heads.count
@@ -157,13 +57,14 @@ public struct ResultMerger: Sendable {
             }
         }
         // Each group's joins, for saying how each of its sources joined.
-        var joinsOfGroup = [[Int]](repeating: [], count: edges.isEmpty ? 0 : heads.count)
-        for (index, edge) in edges.enumerated() { joinsOfGroup[groupOfRoot[sets.find(edge.a)]].append(index) }
+        var joinsOfGroup = [[Int]](repeating: [], count: joining.edges.isEmpty ? 0 : heads.count)
+        for (index, edge) in joining.edges.enumerated() { joinsOfGroup[groupOfRoot[joining.sets.find(edge.a)]].append(index) }
 
         var results: [(result: MergedResult, rank: Int, order: Int)] = []
         results.reserveCapacity(heads.count)
         // Provenance of single-source rows, shared by list and fields present (copy-on-write: no copies).
         var singleProvenance = [[[String: String]?]](repeating: [], count: lists.count)
+        var members: [Int] = []
         for (group, head) in heads.enumerated() {
             guard next[head] >= 0 else {
                 let entry = entries[head], provider = lists[entry.order].provider, single = item(entry)
@@ -177,7 +78,7 @@ public struct ResultMerger: Sendable {
                 results.append((result, entry.index + 1, entry.order))
                 continue
             }
-            var members: [Int] = []
+            members.removeAll(keepingCapacity: true)
             var cursor = head
             while cursor >= 0 {
                 members.append(cursor)
@@ -185,24 +86,14 @@ public struct ResultMerger: Sendable {
             }
             members.sort { (entries[$0].index, entries[$0].order) < (entries[$1].index, entries[$1].order) }
             guard let best = members.first else { continue }
-            let reasons = explain(members, joins: joinsOfGroup[group].map { edges[$0] }) { position, join in
-                switch join.reason {
-                case .key(let key):
-                    return key.explanation
-                case .title(let family):
-                    let a = entries[join.a], b = entries[join.b]
-                    let years = [lists[a.order].items[a.index].year, lists[b.order].items[b.index].year].compactMap { $0 }
-                    readIdentity(position)
-                    let title = identities[position].displayTitle
-                    let year = years.min().map { " / \($0)" } ?? ""
-                    return family.isEmpty ? "title+year \(title)\(year)" : "title+creator \(title) / \(family)\(year)"
-                }
-            }
-            let sources = members.map { position in
+            let reasons = joining.explain(members, joins: joinsOfGroup[group])
+            var sources: [ResultSource] = []
+            sources.reserveCapacity(members.count)
+            for (offset, position) in members.enumerated() {
                 let entry = entries[position], provider = lists[entry.order].provider
-                return ResultSource(
+                sources.append(ResultSource(
                     provider: provider, id: lists[entry.order].items[entry.index].id, rank: entry.index + 1, weight: weights[provider] ?? 1,
-                    joinedBy: reasons[position])
+                    joinedBy: reasons[offset]))
             }
             let (merged, provenance) = combine(
                 best: (item(entries[best]), lists[entries[best].order].provider),
@@ -218,6 +109,200 @@ public struct ResultMerger: Sendable {
             return (lhs.rank, lhs.order) < (rhs.rank, rhs.order)
         }
         return order.map { results[$0].result }
+    }
+
+    /// A record of the merge: `order` is its list's index, `index` its place in that list.
+    private struct Entry { let order: Int; let index: Int }
+
+    /// Which records of a merge are one book: their identities, read when needed, and the joins made.
+    /// Its state is its own (no closure captures it), so reading and writing it needs no checks at run time.
+    private struct Joining {
+        let lists: [(provider: String, items: [Item])]
+        let grouping: ResultGrouping
+        /// Entries point into `lists` rather than copying items.
+        var entries: [Entry] = []
+        /// Each record's identity in full (title key, creators, numbers) is read only when needed: for
+        /// records that share a rough title with another source's, or that an identifier would join.
+        /// Read in place (`readIdentity`) and compared where it lies: a copy retains every field.
+        var identities: [BookIdentity]
+        var identityRead: [Bool]
+        var scans: [BookIdentity.Scan]
+        var roughs: [UInt64]
+        var memo = IdentityMemo()
+        var hasISBN: [Bool]
+        var sets: Components
+        var edges: [Join] = []
+        /// Records by rough title, for comparing titles.
+        var blocks = [UInt64: [Int]]()
+
+        init(_ lists: [(provider: String, items: [Item])], grouping: ResultGrouping) {
+            self.lists = lists
+            self.grouping = grouping
+            entries.reserveCapacity(lists.reduce(0) { $0 + $1.items.count })
+            for (order, list) in lists.enumerated() {
+                for index in list.items.indices { entries.append(Entry(order: order, index: index)) }
+            }
+            identities = [BookIdentity](repeating: BookIdentity(), count: entries.count)
+            identityRead = [Bool](repeating: false, count: entries.count)
+            scans = [BookIdentity.Scan](repeating: BookIdentity.Scan(), count: entries.count)
+            roughs = [UInt64](repeating: 0, count: entries.count)
+            hasISBN = [Bool](repeating: false, count: entries.count)
+            sets = Components(count: entries.count)
+        }
+
+        mutating func readIdentity(_ position: Int) {
+            guard !identityRead[position] else { return }
+            identityRead[position] = true
+            let entry = entries[position]
+            identities[position] = BookIdentity(lists[entry.order].items[entry.index], scan: scans[position], rough: roughs[position], memo: &memo)
+        }
+
+        /// Whether joining the sets of `a` and `b` would put two different ISBN-13 editions in one row
+        /// (`group=edition` only).
+        mutating func editionsClash(_ a: Int, _ b: Int) -> Bool {
+            guard grouping == .edition else { return false }
+            let (entries, lists, hasISBN) = (self.entries, self.lists, self.hasISBN)
+            return sets.anyPair(a, b) { x, y in
+                hasISBN[x] && hasISBN[y]
+                    && !lists[entries[x].order].items[entries[x].index].identifiers.isbn13
+                        .contains(where: lists[entries[y].order].items[entries[y].index].identifiers.isbn13.contains)
+            }
+        }
+
+        mutating func join(_ a: Int, _ b: Int, _ reason: Join.Reason) {
+            guard sets.find(a) != sets.find(b), !editionsClash(a, b) else { return }
+            sets.union(a, b)
+            edges.append(Join(a: a, b: b, reason: reason))
+        }
+
+        /// Joins records by their typed identifiers, and files each book by its rough title.
+        /// A provider's own distinct ids are distinct records (Open Library lists box-set ISBNs under
+        /// each volume's work, say): a shared key joins items of different providers only. Two items
+        /// of one provider still meet in a row through another provider's record that matches both.
+        mutating func joinByKeys() {
+            var owner = [IdentityKey: Int](minimumCapacity: entries.count)
+            var pending: [IdentityKey] = []
+            let grouping = grouping
+            for position in entries.indices {
+                let entry = entries[position]
+                // Fields read where they lie (a copy of the item would retain every field).
+                guard lists[entry.order].items[entry.index].kind == .book else { continue }
+                // Known before its keys join anything (a part's, below, is not its own).
+                hasISBN[position] = !lists[entry.order].items[entry.index].identifiers.isbn13.isEmpty
+                pending.removeAll(keepingCapacity: true)
+                let scan = BookIdentity.scanIdentifiers(lists[entry.order].items[entry.index]) { key in
+                    if grouping == .work || key.namesEdition { pending.append(key) }
+                }
+                scans[position] = scan
+                let rough = scan.isPart ? 0 : BookIdentity.roughTitle(lists[entry.order].items[entry.index].title)
+                roughs[position] = rough
+                for key in pending {
+                    guard let other = owner[key] else { owner[key] = position; continue }
+                    guard entries[other].order != entry.order, sets.find(other) != sets.find(position) else { continue }
+                    readIdentity(position)
+                    readIdentity(other)
+                    if !identities[position].refusesIdentifierJoin(identities[other]) { join(other, position, .key(key)) }
+                }
+                hasISBN[position] = scan.hasISBN
+                guard !scan.isPart else { continue }
+                if rough != 0 { blocks[rough, default: []].append(position) }
+            }
+        }
+
+        mutating func compare(_ first: Int, _ second: Int) {
+            guard entries[first].order != entries[second].order, sets.find(first) != sets.find(second) else { return }
+            readIdentity(first)
+            readIdentity(second)
+            guard let family = identities[first].titleJoin(identities[second], grouping: grouping) else { return }
+            join(first, second, .title(family: family))
+        }
+
+        /// Compares the records of each rough title's block (of more than one source) by their title keys.
+        mutating func joinByTitles() {
+            for (_, block) in blocks where block.count > 1 {
+                guard let firstOrder = block.first.map({ entries[$0].order }), block.contains(where: { entries[$0].order != firstOrder }) else {
+                    continue
+                }
+                if block.count <= blockLimit {
+                    for (offset, first) in block.enumerated() {
+                        for second in block.dropFirst(offset + 1) { compare(first, second) }
+                    }
+                    continue
+                }
+                // A large block (one generic title from many sources): by exact title and each family name,
+                // and records naming no creator against the rest.
+                var byFamily = [TitleFamily: [Int]]()
+                for position in block {
+                    readIdentity(position)
+                    let creators = identities[position].creators
+                    for (index, creator) in creators.enumerated() where !creators[..<index].contains(where: { $0.family == creator.family }) {
+                        byFamily[TitleFamily(title: identities[position].title, family: creator.family), default: []].append(position)
+                    }
+                }
+                for (_, group) in byFamily where group.count > 1 {
+                    let group = group.prefix(blockLimit)
+                    for (offset, first) in group.enumerated() {
+                        for second in group.dropFirst(offset + 1) { compare(first, second) }
+                    }
+                }
+                for position in block where identities[position].creators.isEmpty {
+                    for other in block.prefix(blockLimit) where other != position { compare(min(position, other), max(position, other)) }
+                }
+            }
+        }
+
+        /// How each member of a row (best-ranked first) joined it, by its place in `members`: a walk
+        /// from the first member over the row's joins (`joins`: indices into `edges`), each member
+        /// reached by the join that reached it first. Rows are small: members are found by a scan.
+        mutating func explain(_ members: [Int], joins: [Int]) -> [String?] {
+            var reasons = [String?](repeating: nil, count: members.count)
+            guard let first = members.first else { return reasons }
+            var reached = [Bool](repeating: false, count: members.count)
+            reached[0] = true
+            var queue = [first]
+            queue.reserveCapacity(members.count)
+            var index = 0
+            while index < queue.count {
+                let current = queue[index]
+                index += 1
+                for edge in joins where edges[edge].a == current || edges[edge].b == current {
+                    let other = edges[edge].a == current ? edges[edge].b : edges[edge].a
+                    guard let offset = members.firstIndex(of: other), !reached[offset] else { continue }
+                    reached[offset] = true
+                    reasons[offset] = explanation(of: edges[edge], for: other)
+                    queue.append(other)
+                }
+            }
+            return reasons
+        }
+
+        /// What `joinedBy` says of `position`, joined by `join`: the key, or the title key as words with
+        /// the creator's family name and the earlier year of the two records.
+        mutating func explanation(of join: Join, for position: Int) -> String {
+            switch join.reason {
+            case .key(let key):
+                return key.explanation
+            case .title(let family):
+                let a = entries[join.a], b = entries[join.b]
+                let yearA = lists[a.order].items[a.index].year, yearB = lists[b.order].items[b.index].year
+                let year = if let yearA, let yearB { min(yearA, yearB) } else { yearA ?? yearB }
+                readIdentity(position)
+                let fields = identities[position].titleKey.fields
+                var text: [UInt8] = []
+                text.reserveCapacity(32 + fields.title.utf8.count + fields.titleWordEnds.count + family.utf8.count)
+                text.append(contentsOf: family.isEmpty ? "title+year ".utf8 : "title+creator ".utf8)
+                fields.appendDisplayTitle(to: &text)
+                if !family.isEmpty {
+                    text.append(contentsOf: " / ".utf8)
+                    text.append(contentsOf: family.utf8)
+                }
+                if let year {
+                    text.append(contentsOf: " / ".utf8)
+                    text.append(contentsOf: String(year).utf8)
+                }
+                return String(decoding: text, as: UTF8.self)
+            }
+        }
     }
 
     /// A title block's key: the title key and one creator's family name.
@@ -237,27 +322,6 @@ public struct ResultMerger: Sendable {
         let a: Int
         let b: Int
         let reason: Reason
-    }
-
-    /// How each member of a row (best-ranked first) joined it: a walk from the first member over the
-    /// row's joins, each member reached by the join that reached it first.
-    private static func explain(_ members: [Int], joins: [Join], text: (Int, Join) -> String) -> [Int: String] {
-        guard let first = members.first else { return [:] }
-        var reasons: [Int: String] = [:]
-        var reached: Set<Int> = [first]
-        var queue = [first]
-        var index = 0
-        while index < queue.count {
-            let current = queue[index]
-            index += 1
-            for join in joins where join.a == current || join.b == current {
-                let other = join.a == current ? join.b : join.a
-                guard reached.insert(other).inserted else { continue }
-                reasons[other] = text(other, join)
-                queue.append(other)
-            }
-        }
-        return reasons
     }
 
     /// Which optional fields an item has, as bits (subtitle, creators, year, image, url).
