@@ -64,7 +64,8 @@ public struct ResultMerger: Sendable {
         results.reserveCapacity(heads.count)
         // Provenance of single-source rows, shared by list and fields present (copy-on-write: no copies).
         var singleProvenance = [[[String: String]?]](repeating: [], count: lists.count)
-        var members: [Int] = []
+        var jointProvenance: [UInt64: [String: String]] = [:]
+        var members: [Int] = [], rowEntries: [Entry] = []
         for (group, head) in heads.enumerated() {
             guard next[head] >= 0 else {
                 let entry = entries[head], provider = lists[entry.order].provider, single = item(entry)
@@ -95,9 +96,17 @@ public struct ResultMerger: Sendable {
                     provider: provider, id: lists[entry.order].items[entry.index].id, rank: entry.index + 1, weight: weights[provider] ?? 1,
                     joinedBy: reasons[offset]))
             }
-            let (merged, provenance) = combine(
-                best: (item(entries[best]), lists[entries[best].order].provider),
-                others: members.dropFirst().map { (item(entries[$0]), lists[entries[$0].order].provider) })
+            rowEntries.removeAll(keepingCapacity: true)
+            for position in members { rowEntries.append(entries[position]) }
+            let (merged, fields) = combine(lists, rowEntries)
+            // Rows whose fields came from the same lists share one provenance (copy-on-write: no copies).
+            let provenance: [String: String]
+            if let key = fields.key {
+                provenance = jointProvenance[key] ?? fields.provenance(lists)
+                jointProvenance[key] = provenance
+            } else {
+                provenance = fields.provenance(lists)
+            }
             let result = MergedResult(item: merged, score: ranking.score(sources), sources: sources, provenance: provenance)
             results.append((result, entries[best].index + 1, entries[best].order))
         }
@@ -345,10 +354,10 @@ public struct ResultMerger: Sendable {
     /// longest description, subjects and publishers united; `provenance` says who gave what.
     public static func mergeDetails(_ details: [(provider: String, detail: ItemDetail)]) -> (detail: ItemDetail, provenance: [String: String])? {
         guard let first = details.first else { return nil }
-        let (item, itemProvenance) = combine(best: (first.detail.item, first.provider),
-                                             others: details.dropFirst().map { ($0.detail.item, $0.provider) })
+        let lists = details.map { (provider: $0.provider, items: [$0.detail.item]) }
+        let (item, fields) = combine(lists, lists.indices.map { Entry(order: $0, index: 0) })
         var detail = first.detail
-        var provenance = itemProvenance
+        var provenance = fields.provenance(lists)
         detail.item = item
         if let longest = details.filter({ $0.detail.description?.isEmpty == false })
             .max(by: { ($0.detail.description?.count ?? 0) < ($1.detail.description?.count ?? 0) }) {
@@ -388,66 +397,103 @@ public struct ResultMerger: Sendable {
         return keys
     }
 
-    /// Combines items (best-ranked first) under the field policy, noting each field's provider.
-    static func combine(best: (Item, String), others: [(Item, String)]) -> (Item, [String: String]) {
-        // By index, best first then the others: no array of every member, no copies of whole records.
-        var (item, provider) = best
-        var provenance = ["title": provider]
+    /// Which list gave each field of a combined row (`combine`); nil: no record had the field.
+    struct FieldSources {
+        var title: Int
+        var subtitle: Int?
+        var creators: Int?
+        var year: Int?
+        var image: Int?
+        var url: Int?
+
+        /// The lists packed into one number (six bits a field), for sharing provenance between rows;
+        /// nil past 62 lists.
+        var key: UInt64? {
+            var key: UInt64 = 0
+            for order in [title, subtitle ?? -1, creators ?? -1, year ?? -1, image ?? -1, url ?? -1] {
+                guard order < 62 else { return nil }
+                key = key << 6 | UInt64(order + 1)
+            }
+            return key
+        }
+
+        /// Each field's provider by name.
+        func provenance(_ lists: [(provider: String, items: [Item])]) -> [String: String] {
+            var provenance = ["title": lists[title].provider]
+            if let subtitle { provenance["subtitle"] = lists[subtitle].provider }
+            if let creators { provenance["creators"] = lists[creators].provider }
+            if let year { provenance["year"] = lists[year].provider }
+            if let image { provenance["image"] = lists[image].provider }
+            if let url { provenance["url"] = lists[url].provider }
+            return provenance
+        }
+    }
+
+    /// Combines the records of one book (`members`, best-ranked first, at least one) under the field
+    /// policy, read where they lie (no copy of a record but the best's), noting which list gave each field.
+    private static func combine(_ lists: [(provider: String, items: [Item])], _ members: [Entry]) -> (Item, FieldSources) {
+        let best = members[0]
+        var item = lists[best.order].items[best.index]
+        var sources = FieldSources(title: best.order)
+        let others = members.dropFirst()
         if item.subtitle != nil {
-            provenance["subtitle"] = provider
-        } else if let index = others.firstIndex(where: { $0.0.subtitle != nil }) {
-            item.subtitle = others[index].0.subtitle
-            provenance["subtitle"] = others[index].1
+            sources.subtitle = best.order
+        } else if let other = others.first(where: { lists[$0.order].items[$0.index].subtitle != nil }) {
+            item.subtitle = lists[other.order].items[other.index].subtitle
+            sources.subtitle = other.order
         }
         // The first record naming the most creators; the best keeps its own on a tie.
-        var most = -1
-        for index in others.indices where others[index].0.creators.count > (most < 0 ? item.creators.count : others[most].0.creators.count) {
-            most = index
+        var most: Entry?
+        var mostCount = item.creators.count
+        for other in others where lists[other.order].items[other.index].creators.count > mostCount {
+            most = other
+            mostCount = lists[other.order].items[other.index].creators.count
         }
-        if most >= 0 {
-            item.creators = others[most].0.creators
-            provenance["creators"] = others[most].1
+        if let most {
+            item.creators = lists[most.order].items[most.index].creators
+            sources.creators = most.order
         } else if !item.creators.isEmpty {
-            provenance["creators"] = provider
+            sources.creators = best.order
         }
         // The earliest year, the first record giving it.
-        var earliest = item.year.map { (year: $0, provider: provider) }
-        for (other, source) in others {
-            if let year = other.year, year < earliest?.year ?? .max { earliest = (year, source) }
+        var earliest = item.year.map { (year: $0, order: best.order) }
+        for other in others {
+            if let year = lists[other.order].items[other.index].year, year < earliest?.year ?? .max { earliest = (year, other.order) }
         }
         if let earliest {
             item.year = earliest.year
-            provenance["year"] = earliest.provider
+            sources.year = earliest.order
         }
-        var largest = -1
+        var largest: Entry?
         var largestSoFar = largestSize(item)
-        for index in others.indices {
-            let size = largestSize(others[index].0)
+        for other in others {
+            let size = largestSize(lists[other.order].items[other.index])
             if size > largestSoFar {
-                largest = index
+                largest = other
                 largestSoFar = size
             }
         }
-        if largest >= 0 {
-            item.images = others[largest].0.images
-            provenance["image"] = others[largest].1
+        if let largest {
+            item.images = lists[largest.order].items[largest.index].images
+            sources.image = largest.order
         } else if !item.images.isEmpty {
-            provenance["image"] = provider
+            sources.image = best.order
         }
-        for (other, _) in others {
-            item.identifiers.add(isbns: other.identifiers.isbn13)
-            item.identifiers.add(isbns: other.identifiers.isbn10)
-            if !other.identifiers.other.isEmpty {
-                item.identifiers.other.merge(other.identifiers.other) { current, _ in current }
+        for other in others {
+            let identifiers = lists[other.order].items[other.index].identifiers
+            item.identifiers.add(isbns: identifiers.isbn13)
+            item.identifiers.add(isbns: identifiers.isbn10)
+            if !identifiers.other.isEmpty {
+                item.identifiers.other.merge(identifiers.other) { current, _ in current }
             }
         }
         if item.address != nil {
-            provenance["url"] = provider
-        } else if let index = others.firstIndex(where: { $0.0.address != nil }) {
-            item.address = others[index].0.address
-            provenance["url"] = others[index].1
+            sources.url = best.order
+        } else if let other = others.first(where: { lists[$0.order].items[$0.index].address != nil }) {
+            item.address = lists[other.order].items[other.index].address
+            sources.url = other.order
         }
-        return (item, provenance)
+        return (item, sources)
     }
 
     /// An item's biggest image as (size class, pixels), for comparing covers; (0, 0) without one.
