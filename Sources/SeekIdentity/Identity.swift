@@ -57,23 +57,32 @@ struct BookIdentity {
     /// title and creators taken from `memo` when another record of the merge had the very same text
     /// (the sources of one book often give it the very same title and names).
     init(_ item: Item, scan: Scan, rough: UInt64, memo: inout IdentityMemo) {
-        guard item.kind == .book else { return }
-        if let known = memo.title(rough: rough, item.title, subtitle: item.subtitle) {
+        guard item.kind == .book else {
+            self.init()
+            return
+        }
+        self.init(title: item.title, subtitle: item.subtitle, creators: item.creators, year: item.year, scan: scan, rough: rough, memo: &memo)
+    }
+
+    /// The identity of a book of these fields (`init(_:scan:rough:memo:)`): the merge passes the fields
+    /// it reads where they lie rather than a copy of the whole record.
+    init(title: String, subtitle: String?, creators names: [String], year: Int?, scan: Scan, rough: UInt64, memo: inout IdentityMemo) {
+        if let known = memo.title(rough: rough, title, subtitle: subtitle) {
             titleKey = known
         } else {
-            readTitle(item.title, subtitle: item.subtitle)
-            memo.remember(titleKey, rough: rough, item.title, subtitle: item.subtitle)
+            readTitle(title, subtitle: subtitle)
+            memo.remember(titleKey, rough: rough, title, subtitle: subtitle)
         }
         isPart = scan.isPart
         hasISBN = scan.hasISBN
         language = scan.language
-        year = item.year
-        let namesHash = IdentityMemo.hash(item.creators)
-        if let known = memo.creators(hash: namesHash, item.creators) {
+        self.year = year
+        let namesHash = IdentityMemo.hash(names)
+        if let known = memo.creators(hash: namesHash, names) {
             creators = known
         } else {
-            creators = CreatorKey.keys(item.creators)
-            memo.remember(creators, hash: namesHash, item.creators)
+            creators = CreatorKey.keys(names)
+            memo.remember(creators, hash: namesHash, names)
         }
     }
 

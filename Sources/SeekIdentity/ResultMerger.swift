@@ -163,7 +163,12 @@ public struct ResultMerger: Sendable {
             guard !identityRead[position] else { return }
             identityRead[position] = true
             let entry = entries[position]
-            identities[position] = BookIdentity(lists[entry.order].items[entry.index], scan: scans[position], rough: roughs[position], memo: &memo)
+            // The fields, not the record: passing the record would copy it.
+            guard lists[entry.order].items[entry.index].kind == .book else { return }
+            identities[position] = BookIdentity(
+                title: lists[entry.order].items[entry.index].title, subtitle: lists[entry.order].items[entry.index].subtitle,
+                creators: lists[entry.order].items[entry.index].creators, year: lists[entry.order].items[entry.index].year,
+                scan: scans[position], rough: roughs[position], memo: &memo)
         }
 
         /// Whether joining the sets of `a` and `b` would put two different ISBN-13 editions in one row
