@@ -70,7 +70,9 @@ struct BookIdentity {
         if let known = memo.title(rough: rough, title, subtitle: subtitle) {
             titleKey = known
         } else {
-            readTitle(title, subtitle: subtitle)
+            var fields = TitleFields()
+            fields.readTitle(title, subtitle: subtitle, scratch: &memo.scratch)
+            titleKey = TitleKey(fields)
             memo.remember(titleKey, rough: rough, title, subtitle: subtitle)
         }
         isPart = scan.isPart
@@ -652,7 +654,13 @@ final class TitleKey: Sendable {
 extension TitleFields {
     /// Reads the title key, numbers, subtitle and flags: by bytes (`TitleBytes`) when the text allows.
     mutating func readTitle(_ text: String, subtitle: String?) {
-        if readTitleBytes(text, subtitle: subtitle) { return }
+        var scratch = TitleScratch()
+        readTitle(text, subtitle: subtitle, scratch: &scratch)
+    }
+
+    /// `readTitle` with the buffers of earlier reads.
+    mutating func readTitle(_ text: String, subtitle: String?, scratch: inout TitleScratch) {
+        if readTitleBytes(text, subtitle: subtitle, scratch: &scratch) { return }
         readTitleWords(text, subtitle: subtitle)
     }
 
@@ -1297,6 +1305,8 @@ struct IdentityMemo {
         let keys: [CreatorKey]
     }
 
+    /// Buffers for reading titles by bytes, kept from one title to the next.
+    var scratch = TitleScratch()
     private var titleSlots = MemoSlots()
     private var titles: [Title] = []
     private var creatorSlots = MemoSlots()

@@ -25,6 +25,13 @@ struct TitleBytes {
         words.reserveCapacity(16)
     }
 
+    /// Empties the buffers for another text, keeping their memory, with room for `capacity` bytes.
+    mutating func reset(capacity: Int) {
+        bytes.removeAll(keepingCapacity: true)
+        words.removeAll(keepingCapacity: true)
+        bytes.reserveCapacity(capacity)
+    }
+
     /// Appends the folded words of `text[start..<end]` (as `TitleWords.words(of:)` reads them); false
     /// when the text has anything but ASCII, Hangul syllables, CJK ideographs, a right quotation mark
     /// and en and em dashes.
@@ -164,11 +171,26 @@ extension BookIdentity {
     }
 }
 
+/// The buffers of reading titles by bytes, kept from one title to the next so that their memory is
+/// allocated once a merge (`IdentityMemo`), not once a title.
+struct TitleScratch {
+    var folded = TitleBytes(capacity: 0)
+    /// Word positions of the title key, and of the subtitle's.
+    var kept: [Int] = []
+    var subtitleWords: [Int] = []
+}
+
 extension TitleFields {
     /// `readTitle` by bytes; false (and `self` unchanged) when the text is not for `TitleBytes`.
     mutating func readTitleBytes(_ text: String, subtitle: String?) -> Bool {
+        var scratch = TitleScratch()
+        return readTitleBytes(text, subtitle: subtitle, scratch: &scratch)
+    }
+
+    /// `readTitleBytes` with buffers of earlier reads.
+    mutating func readTitleBytes(_ text: String, subtitle: String?, scratch: inout TitleScratch) -> Bool {
         let source = text.utf8.span
-        var folded = TitleBytes(capacity: source.count + (subtitle?.utf8.count ?? 0) + 8)
+        scratch.folded.reset(capacity: source.count + (subtitle?.utf8.count ?? 0) + 8)
         var mainEnd = 0
         var comma = false
         if BookIdentity.hasBrackets(source) {
@@ -178,13 +200,13 @@ extension TitleFields {
             // A title that is all brackets keeps them as its text: left to the reading by words.
             guard let bare = BookIdentity.bracketsRemoved(source, notes: &notes, sawText: &sawText), sawText else { return false }
             let span = bare.span
-            guard BookIdentity.readMainAndRest(span, into: &folded, comma: &comma, mainEnd: &mainEnd), folded.fold(subtitle) else { return false }
-            let restEnd = folded.words.count
-            guard folded.fold(notes.span, from: 0, to: notes.count) else { return false }
-            readWords(folded, main: 0..<mainEnd, rest: mainEnd..<restEnd, notes: restEnd..<folded.words.count, comma: comma)
+            guard BookIdentity.readMainAndRest(span, into: &scratch.folded, comma: &comma, mainEnd: &mainEnd), scratch.folded.fold(subtitle) else { return false }
+            let restEnd = scratch.folded.words.count
+            guard scratch.folded.fold(notes.span, from: 0, to: notes.count) else { return false }
+            readWords(&scratch, main: 0..<mainEnd, rest: mainEnd..<restEnd, notes: restEnd..<scratch.folded.words.count, comma: comma)
         } else {
-            guard BookIdentity.readMainAndRest(source, into: &folded, comma: &comma, mainEnd: &mainEnd), folded.fold(subtitle) else { return false }
-            readWords(folded, main: 0..<mainEnd, rest: mainEnd..<folded.words.count, notes: folded.words.count..<folded.words.count, comma: comma)
+            guard BookIdentity.readMainAndRest(source, into: &scratch.folded, comma: &comma, mainEnd: &mainEnd), scratch.folded.fold(subtitle) else { return false }
+            readWords(&scratch, main: 0..<mainEnd, rest: mainEnd..<scratch.folded.words.count, notes: scratch.folded.words.count..<scratch.folded.words.count, comma: comma)
         }
         if !boxSet, BookIdentity.mayHaveRange(source), BookIdentity.hasRange(source) { boxSet = true }
         if !boxSet, let subtitle {
@@ -196,15 +218,15 @@ extension TitleFields {
 
     /// The rest of `readTitleWords` over words already folded: articles, box sets, volume and series
     /// numbers, the title key and the subtitle's.
-    private mutating func readWords(_ folded: TitleBytes, main all: Range<Int>, rest: Range<Int>, notes: Range<Int>, comma: Bool) {
+    private mutating func readWords(_ scratch: inout TitleScratch, main all: Range<Int>, rest: Range<Int>, notes: Range<Int>, comma: Bool) {
+        let folded = scratch.folded
         let words = folded.words
         var main = all
         if main.count > 1, BookIdentity.articles.contains(words[main.lowerBound].code) { main = main.lowerBound + 1..<main.upperBound }
         // A catalogue's inverted article: `Lord of the Rings, The`.
         if main.count > 1, BookIdentity.articles.contains(words[main.upperBound - 1].code), comma { main = main.lowerBound..<main.upperBound - 1 }
         boxSet = BookIdentity.isBoxSet(main, of: folded) || BookIdentity.isBoxSet(rest, of: folded) || BookIdentity.isBoxSet(notes, of: folded)
-        var kept: [Int] = []
-        kept.reserveCapacity(main.count)
+        scratch.kept.removeAll(keepingCapacity: true)
         var position = main.lowerBound
         while position < main.upperBound {
             if let (number, kind, length) = BookIdentity.number(at: position, before: main.upperBound, of: folded) {
@@ -212,12 +234,12 @@ extension TitleFields {
                 position += length
                 continue
             }
-            kept.append(position)
+            scratch.kept.append(position)
             position += 1
         }
         // A number ending the main title (`마법사의 돌. 2`) is a volume too, and stays in the key.
-        if kept.count > 1, let last = kept.last, let number = folded.digits(words[last], limit: 3) { volumes.append(number) }
-        var subtitleWords: [Int] = []
+        if scratch.kept.count > 1, let last = scratch.kept.last, let number = folded.digits(words[last], limit: 3) { volumes.append(number) }
+        scratch.subtitleWords.removeAll(keepingCapacity: true)
         for (range, isNote) in [(rest, false), (notes, true)] where !range.isEmpty {
             var position = range.lowerBound
             while position < range.upperBound {
@@ -226,33 +248,33 @@ extension TitleFields {
                     position += length
                     continue
                 }
-                if !isNote { subtitleWords.append(position) }
+                if !isNote { scratch.subtitleWords.append(position) }
                 position += 1
             }
         }
-        if subtitleWords.count > 1, let last = subtitleWords.last, let number = folded.digits(words[last], limit: 3) {
+        if scratch.subtitleWords.count > 1, let last = scratch.subtitleWords.last, let number = folded.digits(words[last], limit: 3) {
             volumes.append(number)
-            subtitleWords.removeLast()
+            scratch.subtitleWords.removeLast()
         }
         volumes = BookIdentity.sortedUnique(volumes)
         mainSeries = BookIdentity.sortedUnique(mainSeries)
         restSeries = BookIdentity.sortedUnique(restSeries)
         // A title that is nothing but a volume marker ("Volume 2") keeps its words.
-        if kept.isEmpty { kept = Array(main) }
-        title = folded.string(kept)
+        if scratch.kept.isEmpty { scratch.kept.append(contentsOf: main) }
+        title = folded.string(scratch.kept)
         titleWordEnds = []
-        titleWordEnds.reserveCapacity(kept.count)
+        titleWordEnds.reserveCapacity(scratch.kept.count)
         var end = 0
-        for position in kept {
+        for position in scratch.kept {
             end += words[position].count
             titleWordEnds.append(end)
         }
-        subtitle = folded.string(subtitleWords)
+        subtitle = folded.string(scratch.subtitleWords)
         // Generic titles are short: longer ones are looked up in no set.
         let length = title.utf8.count
         generic = (length <= 12 && title.unicodeScalars.count <= 3)
             || (length <= BookIdentity.longestGenericTitle && BookIdentity.genericTitles.contains(title))
-            || (kept.count == 1 && length <= 12 && BookIdentity.genericWords.contains(title))
+            || (scratch.kept.count == 1 && length <= 12 && BookIdentity.genericWords.contains(title))
     }
 
 }
