@@ -155,7 +155,7 @@ struct BookIdentity {
 
     /// `roughTitle` over the UTF-8 of ASCII text with Hangul and CJK ideographs; nil for other text.
     /// Each word is hashed as its bytes are read: no word is copied.
-    private static func roughASCIIOrCJK(_ title: String) -> UInt64? {
+    static func roughASCIIOrCJK(_ title: String) -> UInt64? {
         let bytes = title.utf8.span
         var hasher = RoughHasher()
         var word = RoughHasher.Word()

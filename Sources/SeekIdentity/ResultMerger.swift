@@ -143,6 +143,13 @@ public struct ResultMerger: Sendable {
         var edges: [Join] = []
         /// Records by rough title, for comparing titles.
         var blocks = [UInt64: [Int]]()
+        /// The rough titles read by words, by the title's text.
+        struct RoughByWords {
+            let title: String
+            let rough: UInt64
+        }
+        var roughsByWords: [RoughByWords] = []
+        var roughSlots = MemoSlots()
 
         init(_ lists: [(provider: String, items: [Item])], grouping: ResultGrouping) {
             self.lists = lists
@@ -208,7 +215,7 @@ public struct ResultMerger: Sendable {
                     if grouping == .work || key.namesEdition { pending.append(key) }
                 }
                 scans[position] = scan
-                let rough = scan.isPart ? 0 : BookIdentity.roughTitle(lists[entry.order].items[entry.index].title)
+                let rough = scan.isPart ? 0 : roughTitle(lists[entry.order].items[entry.index].title)
                 roughs[position] = rough
                 for key in pending {
                     guard let other = owner[key] else { owner[key] = position; continue }
@@ -221,6 +228,19 @@ public struct ResultMerger: Sendable {
                 guard !scan.isPart else { continue }
                 if rough != 0 { blocks[rough, default: []].append(position) }
             }
+        }
+
+        /// `BookIdentity.roughTitle`; the titles it reads by words (other scripts, diacritics: some 80 K
+        /// instructions each) are read once a merge, found again by a hash of their bytes.
+        mutating func roughTitle(_ title: String) -> UInt64 {
+            if let rough = BookIdentity.roughASCIIOrCJK(title) { return rough }
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in title.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            if let known = roughSlots.find(hash, matches: { roughsByWords[$0].title == title }) { return roughsByWords[known].rough }
+            let rough = BookIdentity.roughTitle(title)
+            roughSlots.insert(hash)
+            roughsByWords.append(RoughByWords(title: title, rough: rough))
+            return rough
         }
 
         mutating func compare(_ first: Int, _ second: Int) {
