@@ -83,7 +83,7 @@ struct BookIdentity {
         if let known = memo.creators(hash: namesHash, names) {
             creators = known
         } else {
-            creators = CreatorKey.keys(names)
+            creators = CreatorKey.keys(names, scratch: &memo.scratch.folded)
             memo.remember(creators, hash: namesHash, names)
         }
     }
@@ -793,11 +793,17 @@ struct CreatorKey: Hashable {
 
     /// The creators a source's list names: an entry with "/" or ";" in it names several.
     static func keys(_ names: [String]) -> [CreatorKey] {
+        var scratch = TitleBytes(capacity: 0)
+        return keys(names, scratch: &scratch)
+    }
+
+    /// `keys(_:)` with the buffer of earlier reads.
+    static func keys(_ names: [String], scratch: inout TitleBytes) -> [CreatorKey] {
         var keys: [CreatorKey] = []
         for name in names.prefix(8) {
             if name.utf8.contains(where: { $0 == 0x2F || $0 == 0x3B }) {
                 keys += name.split { $0 == "/" || $0 == ";" }.compactMap { CreatorKey(String($0)) }
-            } else if let key = CreatorKey(name) {
+            } else if let key = CreatorKey(name, scratch: &scratch) {
                 keys.append(key)
             }
         }
@@ -806,7 +812,13 @@ struct CreatorKey: Hashable {
 
     /// The key of one creator's name: by bytes (`TitleBytes`) when the text allows, else by words.
     init?(_ name: String) {
-        switch Self.readByBytes(name) {
+        var scratch = TitleBytes(capacity: 0)
+        self.init(name, scratch: &scratch)
+    }
+
+    /// `init(_:)` with the buffer of earlier reads.
+    init?(_ name: String, scratch: inout TitleBytes) {
+        switch Self.readByBytes(name, scratch: &scratch) {
         case .some(.some(let key)): self = key
         case .some(.none): return nil
         case .none: self.init(words: name)
@@ -851,6 +863,12 @@ struct CreatorKey: Hashable {
     /// `init(words:)` over UTF-8 bytes for names of ASCII, Hangul syllables and CJK ideographs: nil
     /// when the name is not for `TitleBytes`, else the key (itself nil for a name with no family name).
     static func readByBytes(_ name: String) -> CreatorKey?? {
+        var scratch = TitleBytes(capacity: 0)
+        return readByBytes(name, scratch: &scratch)
+    }
+
+    /// `readByBytes(_:)` into `folded`, a buffer of earlier reads; each word is made a `String` once.
+    static func readByBytes(_ name: String, scratch folded: inout TitleBytes) -> CreatorKey?? {
         let text = name.utf8.span
         // Roles and dates in brackets ("한강 (지은이)", "Tolkien, J. R. R. (1892-1973)") are cut at the
         // first bracket, unless the name begins with it.
@@ -866,9 +884,10 @@ struct CreatorKey: Hashable {
             if byte == 0x2C, comma < 0 { comma = index }
             if byte >= 0x80 { ascii = false }
         }
-        var folded = TitleBytes(capacity: cut + 8)
+        folded.reset(capacity: cut + 8)
+        // Given names, then family names: word positions in `folded`, suffixes (`Jr.`) left out.
+        var given = 0..<0
         var family: Range<Int>
-        var given: Range<Int>
         if comma >= 0 {
             guard folded.fold(text, from: comma + 1, to: cut) else { return nil }
             let after = 0..<folded.words.count
@@ -877,48 +896,53 @@ struct CreatorKey: Hashable {
                 family = after.upperBound..<folded.words.count
                 given = after
             } else {
-                folded = TitleBytes(capacity: cut + 8)
+                folded.reset(capacity: cut + 8)
                 guard folded.fold(text, from: 0, to: comma) else { return nil }
                 family = 0..<folded.words.count
-                given = 0..<0
             }
         } else {
             guard folded.fold(text, from: 0, to: cut) else { return nil }
             family = 0..<folded.words.count
-            given = 0..<0
         }
         let words = folded.words
         func isSuffix(_ position: Int) -> Bool { suffixCodes.contains(words[position].code) }
         func isCJK(_ position: Int) -> Bool { folded.bytes[words[position].start..<words[position].end].contains { $0 >= 0x80 } }
         func string(_ position: Int) -> String { String(decoding: folded.bytes[words[position].start..<words[position].end], as: UTF8.self) }
         var familyWords = family.filter { !isSuffix($0) }
-        var givenWords = given.filter { !isSuffix($0) }
+        var givenCount = 0
         if given.isEmpty {
             // No comma (or only suffixes after it): the last word is the family name, or a Korean,
             // Chinese or Japanese name is the key whole.
-            let all = familyWords
-            if !ascii, all.contains(where: isCJK) {
-                guard !all.isEmpty else { return .some(nil) }
-                let whole = folded.string(all)
+            if !ascii, familyWords.contains(where: isCJK) {
+                let whole = folded.string(familyWords)
                 return .some(CreatorKey(family: whole, initial: nil))
             }
-            familyWords = all.suffix(1).map { $0 }
-            givenWords = Array(all.dropLast())
+            givenCount = max(0, familyWords.count - 1)
+        } else {
+            let givenWords = given.filter { !isSuffix($0) }
+            givenCount = givenWords.count
+            familyWords = givenWords + familyWords
         }
-        guard let last = familyWords.last else { return .some(nil) }
-        var key = CreatorKey(family: "", initial: nil)
-        key.family = !ascii && familyWords.contains(where: isCJK) ? folded.string(familyWords) : string(last)
-        key.initial = givenWords.first.flatMap { string($0).unicodeScalars.first }
-        key.words = (givenWords + familyWords).map(string)
-        return .some(key)
+        // `familyWords` now holds every word: the given names' first, then the family's.
+        guard familyWords.count > givenCount, let last = familyWords.last else { return .some(nil) }
+        var all: [String] = []
+        all.reserveCapacity(familyWords.count)
+        for position in familyWords { all.append(string(position)) }
+        let familyPart = familyWords[givenCount...]
+        let key = !ascii && familyPart.contains(where: isCJK) ? folded.string(Array(familyPart)) : string(last)
+        return .some(CreatorKey(family: key, initial: givenCount > 0 ? all[0].unicodeScalars.first : nil, words: all))
     }
 
     private static let suffixCodes = BookIdentity.codes(Array(suffixes))
 
     init(family: String, initial: Unicode.Scalar?) {
+        self.init(family: family, initial: initial, words: [family])
+    }
+
+    init(family: String, initial: Unicode.Scalar?, words: [String]) {
         self.family = family
         self.initial = initial
-        self.words = [family]
+        self.words = words
     }
 
     /// Same family name and the same first initial when both give one; or each name's family name
