@@ -738,17 +738,11 @@ extension TitleFields {
 
     /// Appends the title key as words (`displayTitle`) to `text`.
     func appendDisplayTitle(to text: inout [UInt8]) {
-        var position = 0
-        var ends = titleWordEnds.makeIterator()
-        var end = ends.next()
-        for byte in title.utf8 {
-            if position == end {
-                text.append(0x20)
-                end = ends.next()
-            }
-            text.append(byte)
-            position += 1
-        }
+        let start = text.count
+        text.append(contentsOf: title.utf8)
+        // Spaces put in from the last word's end back, each before a word's end short of the title's.
+        let count = text.count - start
+        for end in titleWordEnds.reversed() where end < count { text.insert(0x20, at: start + end) }
     }
 }
 
