@@ -1256,55 +1256,68 @@ struct RoughHasher {
     }
 }
 
-/// Several sets of word codes in one table, each with its bits: one binary search tells which sets a
-/// word is in.
+/// Several sets of word codes in one table, each with its bits: one look-up tells which sets a word is in.
 struct WordKinds: Sendable {
-    private let sorted: [UInt64]
-    private let kinds: [UInt8]
+    private let table: CodeTable
 
     init(_ sets: [(WordCodes, UInt8)]) {
-        var table: [UInt64: UInt8] = [:]
+        var kinds: [UInt64: UInt8] = [:]
         for (codes, kind) in sets {
-            for code in codes.sorted { table[code, default: 0] |= kind }
+            for code in codes.table.codes where code != 0 { kinds[code, default: 0] |= kind }
         }
-        let entries = table.sorted { $0.key < $1.key }
-        sorted = entries.map(\.key)
-        kinds = entries.map(\.value)
+        table = CodeTable(kinds.sorted { $0.key < $1.key })
     }
 
     /// The bits of every set `code` is in; 0 when none.
-    func kind(of code: UInt64) -> UInt8 {
-        var low = 0
-        var high = sorted.count
-        while low < high {
-            let middle = (low + high) / 2
-            let value = sorted[middle]
-            if value == code { return kinds[middle] }
-            if value < code { low = middle + 1 } else { high = middle }
-        }
-        return 0
-    }
+    func kind(of code: UInt64) -> UInt8 { table.value(of: code) }
 }
 
-/// A small fixed set of word codes (`BookIdentity.code`), looked up by binary search: no hashing for
-/// the many words that are in none of the lists.
+/// A small fixed set of word codes (`BookIdentity.code`): a look-up is a multiply and a probe or two,
+/// no `Hasher`, for the many words that are in none of the lists.
 struct WordCodes: Sendable {
-    fileprivate let sorted: [UInt64]
+    fileprivate let table: CodeTable
 
     init(_ codes: [UInt64]) {
-        sorted = Array(Set(codes)).sorted()
+        table = CodeTable(Array(Set(codes)).sorted().map { ($0, 1) })
     }
 
-    func contains(_ code: UInt64) -> Bool {
-        var low = 0
-        var high = sorted.count
-        while low < high {
-            let middle = (low + high) / 2
-            let value = sorted[middle]
-            if value == code { return true }
-            if value < code { low = middle + 1 } else { high = middle }
+    func contains(_ code: UInt64) -> Bool { code != 0 && table.value(of: code) != 0 }
+}
+
+/// Nonzero codes with a nonzero byte each, in an open-addressing table a quarter full at most.
+private struct CodeTable: Sendable {
+    /// Each slot's code; 0: empty.
+    let codes: [UInt64]
+    private let values: [UInt8]
+    private let shift: UInt64
+
+    init(_ entries: [(UInt64, UInt8)]) {
+        var size = 16
+        while size < entries.count * 4 { size *= 2 }
+        var codes = [UInt64](repeating: 0, count: size)
+        var values = [UInt8](repeating: 0, count: size)
+        let shift = UInt64(64 - size.trailingZeroBitCount)
+        for (code, value) in entries where code != 0 {
+            var slot = Int(truncatingIfNeeded: (code &* 0x9e37_79b9_7f4a_7c15) >> shift)
+            while codes[slot] != 0 { slot = (slot + 1) & (size - 1) }
+            codes[slot] = code
+            values[slot] = value
         }
-        return false
+        self.codes = codes
+        self.values = values
+        self.shift = shift
+    }
+
+    /// The value kept with `code`; 0 when it is not kept (or is 0).
+    func value(of code: UInt64) -> UInt8 {
+        let mask = codes.count - 1
+        var slot = Int(truncatingIfNeeded: (code &* 0x9e37_79b9_7f4a_7c15) >> shift)
+        while true {
+            let kept = codes[slot]
+            if kept == code { return kept == 0 ? 0 : values[slot] }
+            if kept == 0 { return 0 }
+            slot = (slot + 1) & mask
+        }
     }
 }
 
