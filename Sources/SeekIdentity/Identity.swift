@@ -1111,21 +1111,28 @@ extension BookIdentity {
     /// `grouping`: the guards of issue 48, each from a real failure. `nil`: they are not; else the
     /// creator's family name that agreed (empty when the join rests on title and year alone).
     func titleJoin(_ other: BookIdentity, grouping: ResultGrouping) -> String? {
-        guard !title.isEmpty, title == other.title, !isPart, !other.isPart else { return nil }
+        // The fields of one shared title (`TitleKey`) agree without being compared.
+        let mine = titleKey, theirs = other.titleKey, sameTitle = mine === theirs
+        guard !mine.fields.title.isEmpty, sameTitle || mine.fields.title == theirs.fields.title, !isPart, !other.isPart else { return nil }
         // Translations are different books unless an identifier says otherwise.
         if let language, let theirs = other.language, language != theirs { return nil }
-        // Volume, part and series numbers agree; a box set never joins one volume.
-        guard volumes == other.volumes, mainSeries == other.mainSeries, boxSet == other.boxSet else { return nil }
-        if !restSeries.isEmpty, !other.restSeries.isEmpty, restSeries != other.restSeries { return nil }
-        // Two subtitles that differ are two books ("Dune: House Atreides", "Dune: House Harkonnen"),
-        // unless one begins the other.
-        if !subtitle.isEmpty, !other.subtitle.isEmpty, !subtitle.hasPrefix(other.subtitle), !other.subtitle.hasPrefix(subtitle) {
-            return nil
+        if !sameTitle {
+            // Volume, part and series numbers agree; a box set never joins one volume.
+            guard mine.fields.volumes == theirs.fields.volumes, mine.fields.mainSeries == theirs.fields.mainSeries,
+                  mine.fields.boxSet == theirs.fields.boxSet
+            else { return nil }
+            if !mine.fields.restSeries.isEmpty, !theirs.fields.restSeries.isEmpty, mine.fields.restSeries != theirs.fields.restSeries { return nil }
+            // Two subtitles that differ are two books ("Dune: House Atreides", "Dune: House Harkonnen"),
+            // unless one begins the other.
+            if !mine.fields.subtitle.isEmpty, !theirs.fields.subtitle.isEmpty, !mine.fields.subtitle.hasPrefix(theirs.fields.subtitle),
+               !theirs.fields.subtitle.hasPrefix(mine.fields.subtitle) {
+                return nil
+            }
         }
         let yearGap: Int? = if let year, let theirs = other.year { abs(year - theirs) } else { nil }
         // A subtitle on one side only may name a part (Open Library's `The Lord of the Rings: The Two
         // Towers`, 1955) or be left out by the other source (`Quiet`): only records of one year join.
-        if subtitle.isEmpty != other.subtitle.isEmpty, let yearGap, yearGap > 0 { return nil }
+        if mine.fields.subtitle.isEmpty != theirs.fields.subtitle.isEmpty, let yearGap, yearGap > 0 { return nil }
         // group=edition: the title key joins only records of which one has no ISBN.
         if grouping == .edition, hasISBN, other.hasISBN { return nil }
         let family = agreeingFamily(other)
