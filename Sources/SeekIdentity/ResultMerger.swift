@@ -141,8 +141,11 @@ public struct ResultMerger: Sendable {
         var hasISBN: [Bool]
         var sets: Components
         var edges: [Join] = []
-        /// Records by rough title, for comparing titles.
-        var blocks = [UInt64: [Int]]()
+        /// Records by rough title, for comparing titles: each block's first and last record and size,
+        /// found by the rough title's hash, and each record's next in its block (no array a block).
+        var blocks: [(first: Int, last: Int, count: Int)] = []
+        var blockSlots = MemoSlots()
+        var nextInBlock: [Int]
         /// The rough titles read by words, by the title's text.
         struct RoughByWords {
             let title: String
@@ -164,6 +167,7 @@ public struct ResultMerger: Sendable {
             roughs = [UInt64](repeating: 0, count: entries.count)
             hasISBN = [Bool](repeating: false, count: entries.count)
             sets = Components(count: entries.count)
+            nextInBlock = [Int](repeating: -1, count: entries.count)
         }
 
         mutating func readIdentity(_ position: Int) {
@@ -226,7 +230,15 @@ public struct ResultMerger: Sendable {
                 }
                 hasISBN[position] = scan.hasISBN
                 guard !scan.isPart else { continue }
-                if rough != 0 { blocks[rough, default: []].append(position) }
+                guard rough != 0 else { continue }
+                if let block = blockSlots.find(rough, matches: { _ in true }) {
+                    nextInBlock[blocks[block].last] = position
+                    blocks[block].last = position
+                    blocks[block].count += 1
+                } else {
+                    blockSlots.insert(rough)
+                    blocks.append((position, position, 1))
+                }
             }
         }
 
@@ -253,7 +265,14 @@ public struct ResultMerger: Sendable {
 
         /// Compares the records of each rough title's block (of more than one source) by their title keys.
         mutating func joinByTitles() {
-            for (_, block) in blocks where block.count > 1 {
+            var block: [Int] = []
+            for ends in blocks where ends.count > 1 {
+                block.removeAll(keepingCapacity: true)
+                var cursor = ends.first
+                while cursor >= 0 {
+                    block.append(cursor)
+                    cursor = nextInBlock[cursor]
+                }
                 guard let firstOrder = block.first.map({ entries[$0].order }), block.contains(where: { entries[$0].order != firstOrder }) else {
                     continue
                 }
