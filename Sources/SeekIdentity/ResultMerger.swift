@@ -206,6 +206,9 @@ public struct ResultMerger: Sendable {
         /// of one provider still meet in a row through another provider's record that matches both.
         mutating func joinByKeys() {
             var owner = [IdentityKey: Int](minimumCapacity: entries.count)
+            // ISBN-13s (most keys) by their number in `MemoSlots`, without `Hasher`.
+            var isbnSlots = MemoSlots()
+            var isbnOwners: [Int] = []
             var pending: [IdentityKey] = []
             let grouping = grouping
             for position in entries.indices {
@@ -222,7 +225,18 @@ public struct ResultMerger: Sendable {
                 let rough = scan.isPart ? 0 : roughTitle(lists[entry.order].items[entry.index].title)
                 roughs[position] = rough
                 for key in pending {
-                    guard let other = owner[key] else { owner[key] = position; continue }
+                    let other: Int
+                    if case .isbn(let number) = key {
+                        guard let found = isbnSlots.find(number, matches: { _ in true }) else {
+                            isbnSlots.insert(number)
+                            isbnOwners.append(position)
+                            continue
+                        }
+                        other = isbnOwners[found]
+                    } else {
+                        guard let found = owner[key] else { owner[key] = position; continue }
+                        other = found
+                    }
                     guard entries[other].order != entry.order, sets.find(other) != sets.find(position) else { continue }
                     readIdentity(position)
                     readIdentity(other)
