@@ -614,6 +614,21 @@ struct BookIdentity {
     ]
     /// Single words that are a generic title alone.
     static let genericWords: Set<String> = ["selected", "collected", "complete", "essentials", "basics", "fundamentals", "overview"]
+
+    /// Whether a title key read by bytes may be in `genericTitles` (bit 1) or `genericWords` (bit 2),
+    /// by a hash of its UTF-8: no false "no" (the sets' texts are NFC, as such a key is), so only a
+    /// "maybe" needs the sets' `String` hashing.
+    static func mayBeGeneric(_ title: String) -> UInt8 { genericHashes.value(of: genericHash(title)) }
+
+    private static let genericHashes = CodeTable(
+        genericTitles.map { (genericHash($0), UInt8(1)) } + genericWords.map { (genericHash($0), UInt8(2)) }, combining: true)
+
+    /// FNV-1a of the UTF-8, never 0.
+    private static func genericHash(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash == 0 ? 1 : hash
+    }
     /// Crossref's (and others') types of a part of a book.
     static let partTypes: Set<String> = [
         "book-chapter", "book-section", "book-part", "reference-entry", "book-track", "component", "chapter", "section",
@@ -1225,9 +1240,14 @@ struct RoughHasher {
         add(&word)
     }
 
-    /// Adds `word` (nothing when it is empty) and starts it again.
+    /// Adds `word` (nothing when it is empty) and starts it again. Inlined: the empty check is most calls.
+    @inline(__always)
     mutating func add(_ word: inout Word) {
         guard word.count > 0 else { return }
+        addWord(&word)
+    }
+
+    private mutating func addWord(_ word: inout Word) {
         defer { word = Word() }
         words += 1
         all = Self.combine(all, word.hash)
@@ -1298,7 +1318,8 @@ private struct CodeTable: Sendable {
     private let values: [UInt8]
     private let shift: UInt64
 
-    init(_ entries: [(UInt64, UInt8)]) {
+    /// `combining`: a code given more than once keeps its values or'ed together (else the first).
+    init(_ entries: [(UInt64, UInt8)], combining: Bool = false) {
         var size = 16
         while size < entries.count * 4 { size *= 2 }
         var codes = [UInt64](repeating: 0, count: size)
@@ -1306,7 +1327,11 @@ private struct CodeTable: Sendable {
         let shift = UInt64(64 - size.trailingZeroBitCount)
         for (code, value) in entries where code != 0 {
             var slot = Int(truncatingIfNeeded: (code &* 0x9e37_79b9_7f4a_7c15) >> shift)
-            while codes[slot] != 0 { slot = (slot + 1) & (size - 1) }
+            while codes[slot] != 0, codes[slot] != code { slot = (slot + 1) & (size - 1) }
+            if codes[slot] == code {
+                if combining { values[slot] |= value }
+                continue
+            }
             codes[slot] = code
             values[slot] = value
         }

@@ -272,9 +272,10 @@ extension TitleFields {
         subtitle = folded.string(scratch.subtitleWords)
         // Generic titles are short: longer ones are looked up in no set.
         let length = title.utf8.count
+        let maybe = length <= BookIdentity.longestGenericTitle ? BookIdentity.mayBeGeneric(title) : 0
         generic = (length <= 12 && title.unicodeScalars.count <= 3)
-            || (length <= BookIdentity.longestGenericTitle && BookIdentity.genericTitles.contains(title))
-            || (scratch.kept.count == 1 && length <= 12 && BookIdentity.genericWords.contains(title))
+            || (maybe & 1 != 0 && BookIdentity.genericTitles.contains(title))
+            || (scratch.kept.count == 1 && length <= 12 && maybe & 2 != 0 && BookIdentity.genericWords.contains(title))
     }
 
 }
