@@ -38,7 +38,6 @@ public struct ResultMerger: Sendable {
         joining.joinByKeys()
         joining.joinByTitles()
         let entries = joining.entries
-        func item(_ entry: Entry) -> Item { lists[entry.order].items[entry.index] }
 
         // Groups as linked lists through `next`, in entry order: no array per group.
         var groupOfRoot = [Int](repeating: -1, count: entries.count)
@@ -68,14 +67,17 @@ public struct ResultMerger: Sendable {
         var members: [Int] = [], rowEntries: [Entry] = []
         for (group, head) in heads.enumerated() {
             guard next[head] >= 0 else {
-                let entry = entries[head], provider = lists[entry.order].provider, single = item(entry)
-                let source = ResultSource(provider: provider, id: single.id, rank: entry.index + 1, weight: weights[provider] ?? 1)
-                let mask = fieldMask(single)
+                // The record read where it lies, and copied once: into its row.
+                let entry = entries[head], provider = lists[entry.order].provider
+                let source = ResultSource(
+                    provider: provider, id: lists[entry.order].items[entry.index].id, rank: entry.index + 1, weight: weights[provider] ?? 1)
+                let mask = fieldMask(lists[entry.order].items[entry.index])
                 if singleProvenance[entry.order].isEmpty { singleProvenance[entry.order] = Array(repeating: nil, count: 64) }
-                let provenance = singleProvenance[entry.order][mask] ?? provenance(of: single, from: provider)
+                let provenance = singleProvenance[entry.order][mask] ?? provenance(of: lists[entry.order].items[entry.index], from: provider)
                 singleProvenance[entry.order][mask] = provenance
                 let sources = [source]
-                let result = MergedResult(item: single, score: ranking.score(sources), sources: sources, provenance: provenance)
+                let result = MergedResult(
+                    item: lists[entry.order].items[entry.index], score: ranking.score(sources), sources: sources, provenance: provenance)
                 results.append((result, entry.index + 1, entry.order))
                 continue
             }
