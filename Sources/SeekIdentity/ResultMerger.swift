@@ -89,14 +89,14 @@ public struct ResultMerger: Sendable {
             }
             members.sort { (entries[$0].index, entries[$0].order) < (entries[$1].index, entries[$1].order) }
             guard let best = members.first else { continue }
-            let reasons = joining.explain(members, joins: joinsOfGroup[group])
+            joining.explain(members, joins: joinsOfGroup[group])
             var sources: [ResultSource] = []
             sources.reserveCapacity(members.count)
             for (offset, position) in members.enumerated() {
                 let entry = entries[position], provider = lists[entry.order].provider
                 sources.append(ResultSource(
                     provider: provider, id: lists[entry.order].items[entry.index].id, rank: entry.index + 1, weight: weights[provider] ?? 1,
-                    joinedBy: reasons[offset]))
+                    joinedBy: joining.reasons[offset]))
             }
             rowEntries.removeAll(keepingCapacity: true)
             for position in members { rowEntries.append(entries[position]) }
@@ -154,6 +154,9 @@ public struct ResultMerger: Sendable {
             let rough: UInt64
         }
         var roughsByWords: [RoughByWords] = []
+        /// `explain`'s answer for the last row, and its walk's queue.
+        var reasons: [String?] = []
+        var queue: [Int] = []
         var roughSlots = MemoSlots()
 
         init(_ lists: [(provider: String, items: [Item])], grouping: ResultGrouping) {
@@ -320,29 +323,28 @@ public struct ResultMerger: Sendable {
             }
         }
 
-        /// How each member of a row (best-ranked first) joined it, by its place in `members`: a walk
-        /// from the first member over the row's joins (`joins`: indices into `edges`), each member
-        /// reached by the join that reached it first. Rows are small: members are found by a scan.
-        mutating func explain(_ members: [Int], joins: [Int]) -> [String?] {
-            var reasons = [String?](repeating: nil, count: members.count)
-            guard let first = members.first else { return reasons }
-            var reached = [Bool](repeating: false, count: members.count)
-            reached[0] = true
-            var queue = [first]
-            queue.reserveCapacity(members.count)
+        /// How each member of a row (best-ranked first) joined it, by its place in `members`, into
+        /// `reasons`: a walk from the first member over the row's joins (`joins`: indices into `edges`),
+        /// each member reached by the join that reached it first. Rows are small: members are found by
+        /// a scan. The buffers are kept from row to row.
+        mutating func explain(_ members: [Int], joins: [Int]) {
+            reasons.removeAll(keepingCapacity: true)
+            reasons.append(contentsOf: repeatElement(nil, count: members.count))
+            queue.removeAll(keepingCapacity: true)
+            guard let first = members.first else { return }
+            queue.append(first)
             var index = 0
             while index < queue.count {
                 let current = queue[index]
                 index += 1
                 for edge in joins where edges[edge].a == current || edges[edge].b == current {
                     let other = edges[edge].a == current ? edges[edge].b : edges[edge].a
-                    guard let offset = members.firstIndex(of: other), !reached[offset] else { continue }
-                    reached[offset] = true
+                    // Reached already: in the queue.
+                    guard !queue.contains(other), let offset = members.firstIndex(of: other) else { continue }
                     reasons[offset] = explanation(of: edges[edge], for: other)
                     queue.append(other)
                 }
             }
-            return reasons
         }
 
         /// What `joinedBy` says of `position`, joined by `join`: the key, or the title key as words with
