@@ -56,8 +56,14 @@ public struct ResultMerger: Sendable {
             }
         }
         // Each group's joins, for saying how each of its sources joined.
-        var joinsOfGroup = [[Int]](repeating: [], count: joining.edges.isEmpty ? 0 : heads.count)
-        for (index, edge) in joining.edges.enumerated() { joinsOfGroup[groupOfRoot[joining.sets.find(edge.a)]].append(index) }
+        // As lists through `nextJoin`, in the order they were made: no array per group.
+        var firstJoin = [Int](repeating: -1, count: joining.edges.isEmpty ? 0 : heads.count)
+        var nextJoin = [Int](repeating: -1, count: joining.edges.count)
+        for index in joining.edges.indices.reversed() {
+            let group = groupOfRoot[joining.sets.find(joining.edges[index].a)]
+            nextJoin[index] = firstJoin[group]
+            firstJoin[group] = index
+        }
 
         var results: [(result: MergedResult, rank: Int, order: Int)] = []
         results.reserveCapacity(heads.count)
@@ -89,7 +95,7 @@ public struct ResultMerger: Sendable {
             }
             members.sort { (entries[$0].index, entries[$0].order) < (entries[$1].index, entries[$1].order) }
             guard let best = members.first else { continue }
-            joining.explain(members, joins: joinsOfGroup[group])
+            joining.explain(members, firstJoin: firstJoin.isEmpty ? -1 : firstJoin[group], nextJoin: nextJoin)
             var sources: [ResultSource] = []
             sources.reserveCapacity(members.count)
             for (offset, position) in members.enumerated() {
@@ -324,10 +330,10 @@ public struct ResultMerger: Sendable {
         }
 
         /// How each member of a row (best-ranked first) joined it, by its place in `members`, into
-        /// `reasons`: a walk from the first member over the row's joins (`joins`: indices into `edges`),
-        /// each member reached by the join that reached it first. Rows are small: members are found by
-        /// a scan. The buffers are kept from row to row.
-        mutating func explain(_ members: [Int], joins: [Int]) {
+        /// `reasons`: a walk from the first member over the row's joins (indices into `edges`, listed
+        /// from `firstJoin` through `nextJoin`), each member reached by the join that reached it first.
+        /// Rows are small: members are found by a scan. The buffers are kept from row to row.
+        mutating func explain(_ members: [Int], firstJoin: Int, nextJoin: [Int]) {
             reasons.removeAll(keepingCapacity: true)
             reasons.append(contentsOf: repeatElement(nil, count: members.count))
             queue.removeAll(keepingCapacity: true)
@@ -337,7 +343,10 @@ public struct ResultMerger: Sendable {
             while index < queue.count {
                 let current = queue[index]
                 index += 1
-                for edge in joins where edges[edge].a == current || edges[edge].b == current {
+                var edge = firstJoin
+                while edge >= 0 {
+                    defer { edge = nextJoin[edge] }
+                    guard edges[edge].a == current || edges[edge].b == current else { continue }
                     let other = edges[edge].a == current ? edges[edge].b : edges[edge].a
                     // Reached already: in the queue.
                     guard !queue.contains(other), let offset = members.firstIndex(of: other) else { continue }
