@@ -55,8 +55,8 @@ public struct ResultMerger: Sendable {
                 tails[group] = position
             }
         }
-        // Each group's joins, for saying how each of its sources joined.
-        // As lists through `nextJoin`, in the order they were made: no array per group.
+        // Each group's joins, for saying how each of its sources joined: lists through `nextJoin`, in
+        // the order they were made (no array per group).
         var firstJoin = [Int](repeating: -1, count: joining.edges.isEmpty ? 0 : heads.count)
         var nextJoin = [Int](repeating: -1, count: joining.edges.count)
         for index in joining.edges.indices.reversed() {
