@@ -147,13 +147,14 @@ struct BookIdentity {
     }
 
     /// The rough hash of words already folded, as `roughTitle` forms it.
-    private static func roughHash(_ words: [String], comma: Bool) -> UInt64 {
+    static func roughHash(_ words: [String], comma: Bool) -> UInt64 {
         var hasher = RoughHasher()
         for word in words { hasher.add(word.utf8) }
         return hasher.finish(invertedArticle: comma)
     }
 
-    /// `roughTitle` over the UTF-8 of ASCII text with Hangul and CJK ideographs; nil for other text.
+    /// `roughTitle` over the UTF-8 of ASCII text with `TitleBytes.latin` letters and marks, Hangul, kana
+    /// and CJK ideographs; nil for other text.
     /// Each word is hashed as its bytes are read: no word is copied.
     static func roughASCIIOrCJK(_ title: String) -> UInt64? {
         let bytes = title.utf8.span
@@ -202,7 +203,19 @@ struct BookIdentity {
                 previousSpace = byte == 0x20
                 continue
             }
-            // Three-byte sequences: Hangul syllables and CJK ideographs are text; an en or em
+            if byte < 0xE0 {
+                // Latin letters with diacritics are their ASCII letter, combining marks nothing.
+                guard let folded = TitleBytes.latin(bytes, at: index, end: bytes.count) else { return nil }
+                index += 2
+                if depth > 0 { continue }
+                if folded != 0 {
+                    word.append(folded)
+                    sawText = true
+                }
+                previousSpace = false
+                continue
+            }
+            // Three-byte sequences: Hangul syllables, kana and CJK ideographs are text; an en or em
             // dash, a right quotation mark, full-width brackets and 【】 are what ASCII's are.
             guard byte >= 0xE2, byte <= 0xEF, index + 2 < bytes.count else { return nil }
             let second = bytes[index + 1], third = bytes[index + 2]
@@ -228,6 +241,15 @@ struct BookIdentity {
             case (0xEF, 0xBC, 0x9A):
                 hasher.add(&word)
                 if depth == 0, sawText { return hasher.finish(invertedArticle: comma) }
+            case (0xE3, 0x81...0x83, _):
+                guard let kana = TitleBytes.scalar(bytes, at: index - 3, end: bytes.count) else { return nil }
+                if depth > 0 { continue }
+                if kana == .letters {
+                    word.append(byte); word.append(second); word.append(third)
+                    sawText = true
+                } else {
+                    hasher.add(&word)
+                }
             default:
                 return nil
             }

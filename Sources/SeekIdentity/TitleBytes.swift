@@ -1,11 +1,11 @@
 import SeekCore
 
-/// `BookIdentity.readTitle` over UTF-8 bytes, for titles of ASCII, Hangul syllables and CJK ideographs
-/// (nearly every title the sources give): the same title key, numbers, subtitle and flags as the
-/// reading by words of `String`s, which stays for any other text, without a `String` a word. The text
-/// is read where it lies (a `Span` of its UTF-8); its words are folded into one buffer, named by their
-/// ranges, and compared by their first 8 bytes packed into a number (`BookIdentity.code`).
-/// `IdentityTests` checks that both readings agree.
+/// `BookIdentity.readTitle` over UTF-8 bytes, for titles of ASCII, Latin letters with diacritics,
+/// Hangul syllables, kana and CJK ideographs (nearly every title the sources give): the same title
+/// key, numbers, subtitle and flags as the reading by words of `String`s, which stays for any other
+/// text, without a `String` a word. The text is read where it lies (a `Span` of its UTF-8); its words
+/// are folded into one buffer, named by their ranges, and compared by their first 8 bytes packed into
+/// a number (`BookIdentity.code`). `IdentityTests` checks that both readings agree.
 struct TitleBytes {
     /// One word: its bytes in `bytes`, and `BookIdentity.code` of them (0 for a word over 8 bytes).
     struct Word {
@@ -33,8 +33,8 @@ struct TitleBytes {
     }
 
     /// Appends the folded words of `text[start..<end]` (as `TitleWords.words(of:)` reads them); false
-    /// when the text has anything but ASCII, Hangul syllables, CJK ideographs, a right quotation mark
-    /// and en and em dashes.
+    /// when the text has anything but ASCII, `latin` letters and marks, Hangul syllables, kana, CJK
+    /// ideographs, a right quotation mark, en and em dashes and the kana's dots.
     mutating func fold(_ text: Span<UInt8>, from start: Int, to end: Int) -> Bool {
         var wordStart = bytes.count
         var code: UInt64 = 0
@@ -64,6 +64,13 @@ struct TitleBytes {
                 if elides(from: wordStart, code: code) { flush(from: &wordStart, code: &code) }
             case 0...0x7F:
                 flush(from: &wordStart, code: &code)
+            case 0xC0..<0xE0:
+                guard let folded = Self.latin(text, at: index - 1, end: end) else { return false }
+                if folded != 0 {
+                    bytes.append(folded)
+                    code = code << 8 | UInt64(folded)
+                }
+                index += 1
             default:
                 guard let scalar = Self.scalar(text, at: index - 1, end: end) else { return false }
                 switch scalar {
@@ -73,7 +80,7 @@ struct TitleBytes {
                     code = code << 24 | UInt64(byte) << 16 | UInt64(second) << 8 | UInt64(third)
                 case .apostrophe:
                     if elides(from: wordStart, code: code) { flush(from: &wordStart, code: &code) }
-                case .dash:
+                case .dash, .gap:
                     flush(from: &wordStart, code: &code)
                 default:
                     return false
@@ -105,8 +112,8 @@ struct TitleBytes {
         bytes.count - start == 1 && (code == 0x6C || code == 0x64)
     }
 
-    /// The three-byte scalars the byte reading knows.
-    enum Scalar { case letters, apostrophe, dash, colon, open, close }
+    /// The three-byte scalars the byte reading knows (`gap`: a break between words, as the kana's dots).
+    enum Scalar { case letters, apostrophe, dash, colon, open, close, gap }
 
     /// The three-byte scalar whose lead byte is at `index` (within `end`), nil for any other.
     static func scalar(_ text: Span<UInt8>, at index: Int, end: Int) -> Scalar? {
@@ -114,7 +121,8 @@ struct TitleBytes {
         let lead = text[index], second = text[index + 1], third = text[index + 2]
         guard lead & 0xF0 == 0xE0, second & 0xC0 == 0x80, third & 0xC0 == 0x80 else { return nil }
         switch (UInt32(lead & 0x0F) << 12) | (UInt32(second & 0x3F) << 6) | UInt32(third & 0x3F) {
-        case 0x4E00...0x9FFF, 0xAC00...0xD7A3: return .letters
+        case 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0x3041...0x3096, 0x309D...0x309F, 0x30A1...0x30FA, 0x30FC...0x30FF: return .letters
+        case 0x30A0, 0x30FB: return .gap
         case 0x2019: return .apostrophe
         case 0x2013, 0x2014: return .dash
         case 0xFF1A: return .colon
@@ -123,6 +131,28 @@ struct TitleBytes {
         default: return nil
         }
     }
+
+    /// What the two-byte scalar at `index` (within `end`) folds to: its ASCII letter (`À`–`ſ`), 0 for
+    /// a combining mark folding takes out, nil for any other (`ß`, `Ø`, `æ`: left to the words).
+    static func latin(_ text: Span<UInt8>, at index: Int, end: Int) -> UInt8? {
+        guard index + 1 < end else { return nil }
+        let lead = text[index], second = text[index + 1]
+        guard lead & 0xE0 == 0xC0, second & 0xC0 == 0x80 else { return nil }
+        switch Int(lead & 0x1F) << 6 | Int(second & 0x3F) {
+        case let value where value >= 0xC0 && value <= 0x17F:
+            let folded = latinFolds[value - 0xC0]
+            return folded == 0x2E ? nil : folded
+        // Marks that are not letters (as `U+0345` and `U+0363`–`U+036F` are).
+        case 0x300...0x344, 0x346...0x362: return 0
+        default: return nil
+        }
+    }
+
+    /// `U+00C0`–`U+017F` as Foundation's folding leaves them, `.` where that is not one ASCII letter.
+    private static let latinFolds: [UInt8] = Array((
+        "aaaaaa.ceeeeiiii.nooooo..uuuuy..aaaaaa.ceeeeiiii.nooooo..uuuuy.y"
+        + "aaaaaaccccccccdd..eeeeeeeeeegggggggghh..iiiiiiiii...jjkk.llllll."
+        + "...nnnnnn...oooooo..rrrrrrsssssssstttt..uuuuuuuuuuuuwwyyyzzzzzzs").utf8)
 
     /// Whether `word` is the text `literal`.
     func word(_ word: Word, is literal: [UInt8]) -> Bool {
@@ -306,6 +336,13 @@ extension BookIdentity {
                 index = next
                 continue
             }
+            if byte < 0xE0 {
+                guard let folded = TitleBytes.latin(text, at: index, end: text.count) else { return false }
+                if folded != 0 { seenText = true }
+                previous = 0x80
+                index += 2
+                continue
+            }
             let after = index + 3
             switch TitleBytes.scalar(text, at: index, end: text.count) {
             case .colon:
@@ -362,6 +399,18 @@ extension BookIdentity {
                         bare.append(byte)
                         if !sawText, isAlphanumeric(byte) { sawText = true }
                     }
+                }
+                continue
+            }
+            if byte < 0xE0 {
+                guard let folded = TitleBytes.latin(source, at: index, end: source.count) else { return nil }
+                let second = source[index + 1]
+                index += 2
+                if depth > 0 {
+                    notes.append(byte); notes.append(second)
+                } else {
+                    bare.append(byte); bare.append(second)
+                    if folded != 0 { sawText = true }
                 }
                 continue
             }
