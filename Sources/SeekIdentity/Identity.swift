@@ -1228,20 +1228,22 @@ struct RoughHasher {
     /// One word as its bytes are read: what `add` needs of it, without keeping the bytes.
     struct Word {
         fileprivate var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        /// The first 8 bytes packed (`BookIdentity.code`), 0 past 8.
-        fileprivate var code: UInt64 = 0
+        /// The last 8 bytes packed: the word's `BookIdentity.code` while it has no more (`code`).
+        private var packed: UInt64 = 0
         fileprivate var count = 0
         fileprivate var hasDigit = false
         /// Only `i`, `v` and `x` so far.
         fileprivate var roman = true
 
+        /// The first 8 bytes packed (`BookIdentity.code`), 0 past 8.
+        fileprivate var code: UInt64 { count <= 8 ? packed : 0 }
+
         mutating func append(_ byte: UInt8) {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
             count += 1
-            code = count <= 8 ? code << 8 | UInt64(byte) : 0
-            if byte >= 0x30, byte <= 0x39 { hasDigit = true }
-            if byte != 0x69, byte != 0x76, byte != 0x78 { roman = false }
+            packed = packed << 8 | UInt64(byte)
+            if byte &- 0x30 < 10 { hasDigit = true }
+            roman = roman && (byte == 0x69 || byte == 0x76 || byte == 0x78)
         }
 
         /// `l` or `d` alone, before an apostrophe (`l'`, `d'`).
