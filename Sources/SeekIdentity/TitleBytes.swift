@@ -223,7 +223,8 @@ extension TitleFields {
         scratch.folded.reset(capacity: source.count + (subtitle?.utf8.count ?? 0) + 8)
         var mainEnd = 0
         var comma = false
-        if BookIdentity.hasBrackets(source) {
+        let (brackets, mayHaveRange) = BookIdentity.bracketsAndRange(source)
+        if brackets {
             // Brackets out (`bracketsRemoved`): their text goes to `notes`, a closing one leaves a space.
             var notes: [UInt8] = []
             var sawText = false
@@ -238,7 +239,7 @@ extension TitleFields {
             guard BookIdentity.readMainAndRest(source, into: &scratch.folded, comma: &comma, mainEnd: &mainEnd), scratch.folded.fold(subtitle) else { return false }
             readWords(&scratch, main: 0..<mainEnd, rest: mainEnd..<scratch.folded.words.count, notes: scratch.folded.words.count..<scratch.folded.words.count, comma: comma)
         }
-        if !boxSet, BookIdentity.mayHaveRange(source), BookIdentity.hasRange(source) { boxSet = true }
+        if !boxSet, mayHaveRange, BookIdentity.hasRange(source) { boxSet = true }
         if !boxSet, let subtitle {
             let span = subtitle.utf8.span
             if BookIdentity.mayHaveRange(span), BookIdentity.hasRange(span) { boxSet = true }
@@ -364,13 +365,29 @@ extension BookIdentity {
         return folded.fold(text, from: restFrom, to: text.count)
     }
 
-    /// Whether the text has a bracket `bracketsRemoved` takes out (or a lead byte one may begin with).
-    fileprivate static func hasBrackets(_ text: Span<UInt8>) -> Bool {
+    /// Whether the text has a bracket `bracketsRemoved` takes out (or a lead byte one may begin with),
+    /// and `mayHaveRange` of it: both in one pass over the title, as every title asks both.
+    fileprivate static func bracketsAndRange(_ text: Span<UInt8>) -> (brackets: Bool, mayHaveRange: Bool) {
+        var brackets = false, digit = false, dash = false
         for index in 0..<text.count {
             let byte = text[index]
-            if byte == 0x28 || byte == 0x5B || byte == 0xEF || byte == 0xE3 { return true }
+            // Lower-case letters, most of a title's bytes, are none of these.
+            if byte &- 0x61 < 26 { continue }
+            if byte >= 0x30, byte <= 0x39 {
+                digit = true
+            } else if byte == 0x28 || byte == 0x5B || byte == 0xEF {
+                brackets = true
+            } else if byte == 0x2D || byte == 0x7E || byte == 0xE2 {
+                dash = true
+            } else if byte == 0xE3 {
+                brackets = true
+                dash = true
+            } else {
+                continue
+            }
+            if brackets, digit, dash { break }
         }
-        return false
+        return (brackets, digit && dash)
     }
 
     /// `bracketsRemoved` over bytes: the text outside brackets (a closing one leaves a space), their
