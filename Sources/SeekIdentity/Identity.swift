@@ -1232,8 +1232,6 @@ struct RoughHasher {
         private var packed: UInt64 = 0
         fileprivate var count = 0
         fileprivate var hasDigit = false
-        /// Only `i`, `v` and `x` so far.
-        fileprivate var roman = true
 
         /// The first 8 bytes packed (`BookIdentity.code`), 0 past 8.
         fileprivate var code: UInt64 { count <= 8 ? packed : 0 }
@@ -1243,7 +1241,19 @@ struct RoughHasher {
             count += 1
             packed = packed << 8 | UInt64(byte)
             if byte &- 0x30 < 10 { hasDigit = true }
-            roman = roman && (byte == 0x69 || byte == 0x76 || byte == 0x78)
+        }
+
+        /// Whether the word has 7 bytes at most, all `i`, `v` or `x` (a Roman numeral): read from the
+        /// packed bytes once a word, not byte by byte.
+        fileprivate var isShortRoman: Bool {
+            guard count <= 7 else { return false }
+            var rest = packed
+            for _ in 0..<count {
+                let byte = UInt8(truncatingIfNeeded: rest)
+                guard byte == 0x69 || byte == 0x76 || byte == 0x78 else { return false }
+                rest >>= 8
+            }
+            return true
         }
 
         /// `l` or `d` alone, before an apostrophe (`l'`, `d'`).
@@ -1283,7 +1293,7 @@ struct RoughHasher {
         }
         lastWasArticle = article
         if word.hasDigit { return }
-        if word.code != 0, kind & Self.numbering != 0 || (word.roman && word.count <= 7) { return }
+        if word.code != 0, kind & Self.numbering != 0 || word.isShortRoman { return }
         beforeLast = kept
         kept = Self.combine(kept, word.hash)
         keptWords += 1
