@@ -167,6 +167,15 @@ struct BookIdentity {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
+            // Lower-case letters, most of a title's bytes, first: what the ASCII case below does with them.
+            if byte &- 0x61 < 26 {
+                index += 1
+                if depth == 0 {
+                    word.append(byte); sawText = true
+                    previousSpace = false
+                }
+                continue
+            }
             if byte < 0x80 {
                 index += 1
                 switch byte {
