@@ -321,6 +321,13 @@ extension BookIdentity {
         var index = 0
         split: while index < text.count {
             let byte = text[index]
+            // Lower-case letters, most of a title's bytes, before the switch.
+            if byte &- 0x61 < 26 {
+                seenText = true
+                previous = byte
+                index += 1
+                continue
+            }
             if byte < 0x80 {
                 let next = index + 1
                 switch byte {
