@@ -112,7 +112,7 @@ struct BookIdentity {
                 let id = value.trimmed()
                 if !id.isEmpty, id.utf8.count <= 64 { body(.googleVolume(id)) }
             case .language: language = Self.language(value)
-            case .type: isPart = Self.partTypes.contains(value.lowercased())
+            case .type: isPart = Self.isPartType(value)
             }
         }
         guard !isPart else { return Scan(isPart: true, hasISBN: false, language: language) }
@@ -665,6 +665,24 @@ struct BookIdentity {
         "book-chapter", "book-section", "book-part", "reference-entry", "book-track", "component", "chapter", "section",
         "entry", "part",
     ]
+    private static let partTypeBytes: [[UInt8]] = partTypes.map { Array($0.utf8) }
+
+    /// `partTypes.contains(value.lowercased())`: ASCII compared byte by byte, folding `A`–`Z`, without
+    /// a lowercased copy or a hash (nearly every record has a type); other text lowercased as before.
+    static func isPartType(_ value: String) -> Bool {
+        let bytes = value.utf8.span
+        for index in 0..<bytes.count where bytes[index] >= 0x80 { return partTypes.contains(value.lowercased()) }
+        for type in partTypeBytes where type.count == bytes.count {
+            var index = 0
+            while index < type.count {
+                let byte = bytes[index]
+                guard type[index] == (byte &- 0x41 < 26 ? byte + 32 : byte) else { break }
+                index += 1
+            }
+            if index == type.count { return true }
+        }
+        return false
+    }
 }
 
 /// A title's key, numbers and flags as `BookIdentity.readTitle` reads them.

@@ -223,6 +223,15 @@ struct IdentityTests {
         #expect(joined([entry, record("googlebooks", "i", "Ecology", other: ["doi": "10.1/E"])]))
     }
 
+    @Test("a part's type is read by bytes as the lowercased text would be: any case, other scripts as before")
+    func partTypes() {
+        let values = ["book-chapter", "Book-Chapter", "PART", "part ", "book", "", "chapters", "entr", "book-trac\u{212A}", "Ｐart", "ChApTeR"]
+        for value in values {
+            #expect(BookIdentity.isPartType(value) == BookIdentity.partTypes.contains(value.lowercased()), "\(value)")
+        }
+        #expect(BookIdentity.isPartType("Book-Chapter") && BookIdentity.isPartType("book-trac\u{212A}") && !BookIdentity.isPartType("book"))
+    }
+
     @Test("every source after a row's first says which key joined it")
     func joinedBy() {
         let openLibrary = record("openlibrary", "OL27448W", "The Lord of the Rings", creators: ["J. R. R. Tolkien"], year: 1954)
