@@ -601,6 +601,29 @@ struct BookIdentity {
 
     /// An Open Library id (`/works/OL45804W`, `OL45804W`) uppercased; nil unless it ends in `suffix`.
     static func openLibrary(_ value: String, suffix: Character) -> String? {
+        // Printable ASCII (nearly every id) read by bytes: the last part between slashes, uppercased.
+        let bytes = value.utf8.span
+        var start = 0, end = 0, partStart = 0, printable = true
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte >= 0x80 { printable = false; break }
+            if byte == 0x2F {
+                if index > partStart { start = partStart; end = index }
+                partStart = index + 1
+            }
+        }
+        if printable, let last = suffix.asciiValue {
+            if bytes.count > partStart { start = partStart; end = bytes.count }
+            guard end - start > 3 else { return nil }
+            var id: [UInt8] = []
+            id.reserveCapacity(end - start)
+            for index in start..<end {
+                let byte = bytes[index]
+                id.append(byte &- 0x61 < 26 ? byte - 32 : byte)
+            }
+            guard id[0] == 0x4F, id[1] == 0x4C, id[id.count - 1] == last else { return nil }
+            return String(decoding: id, as: UTF8.self)
+        }
         let id = value.split(separator: "/").last.map { $0.uppercased() } ?? ""
         guard id.hasPrefix("OL"), id.last == suffix, id.count > 3 else { return nil }
         return id

@@ -223,6 +223,19 @@ struct IdentityTests {
         #expect(joined([entry, record("googlebooks", "i", "Ecology", other: ["doi": "10.1/E"])]))
     }
 
+    @Test("an Open Library id is read by bytes as by splitting and uppercasing the text")
+    func openLibraryIDs() {
+        let values = ["/works/OL45804W", "OL45804W", "ol45804w", "/books/OL1M/", "OL1W//", "/works/OLW", "OL12W", "", "/", "works/OL9W/x",
+                      "/works/ÖL1W", "/works/OL1Ｗ", "OL1\r\nW", "OL 7 W"]
+        for value in values {
+            for suffix: Character in ["W", "M"] {
+                let id = value.split(separator: "/").last.map { $0.uppercased() } ?? ""
+                let expected = id.hasPrefix("OL") && id.last == suffix && id.count > 3 ? id : nil
+                #expect(BookIdentity.openLibrary(value, suffix: suffix) == expected, "\(value) \(suffix)")
+            }
+        }
+    }
+
     @Test("a part's type is read by bytes as the lowercased text would be: any case, other scripts as before")
     func partTypes() {
         let values = ["book-chapter", "Book-Chapter", "PART", "part ", "book", "", "chapters", "entr", "book-trac\u{212A}", "Ｐart", "ChApTeR"]
