@@ -579,6 +579,27 @@ struct BookIdentity {
 
     /// A DOI lowercased, without a resolver or `doi:` prefix; nil unless it starts `10.`.
     static func doi(_ value: String) -> String? {
+        // Printable ASCII without spaces (nearly every DOI) read by bytes: nothing to trim, `A`–`Z` lowered.
+        let bytes = value.utf8.span
+        var printable = true
+        for index in 0..<bytes.count where bytes[index] <= 0x20 || bytes[index] >= 0x7F {
+            printable = false
+            break
+        }
+        if printable {
+            var text: [UInt8] = []
+            text.reserveCapacity(bytes.count)
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                text.append(byte &- 0x41 < 26 ? byte + 32 : byte)
+            }
+            var start = 0
+            for prefix in doiPrefixes where text.count - start >= prefix.count && text[start..<start + prefix.count].elementsEqual(prefix) {
+                start += prefix.count
+            }
+            guard text.count - start > 4, text[start] == 0x31, text[start + 1] == 0x30, text[start + 2] == 0x2E else { return nil }
+            return String(decoding: text[start...], as: UTF8.self)
+        }
         var text = Substring(value.trimmed().lowercased())
         for prefix in ["https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi:"] where text.hasPrefix(prefix) {
             text = text.dropFirst(prefix.count)
@@ -586,6 +607,10 @@ struct BookIdentity {
         text = Substring(text.trimmed())
         return text.hasPrefix("10.") && text.count > 4 ? String(text) : nil
     }
+
+    /// `doi`'s resolver and `doi:` prefixes, in the order they are taken off.
+    private static let doiPrefixes: [[UInt8]] = ["https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi:"]
+        .map { Array($0.utf8) }
 
     /// An OCLC number as digits without leading zeros (`ocm01234567`, `(OCoLC)1234567` → `1234567`).
     static func oclc(_ value: Substring) -> String? {

@@ -236,6 +236,20 @@ struct IdentityTests {
         }
     }
 
+    @Test("a DOI is read by bytes as by trimming and lowercasing the text")
+    func dois() {
+        let values = ["10.1093/A", "https://doi.org/10.1/X", "HTTPS://DX.DOI.ORG/10.12/y", "doi:10.1/z", "https://doi.org/doi:10.1/z",
+                      "doi:https://doi.org/10.1/z", "10.1", "10.12", "11.123", "", " 10.1/a ", "doi: 10.1/a", "10.1/É", "https://doi.org/"]
+        for value in values {
+            var text = Substring(value.trimmed().lowercased())
+            for prefix in ["https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi:"] where text.hasPrefix(prefix) {
+                text = text.dropFirst(prefix.count)
+            }
+            text = Substring(text.trimmed())
+            #expect(BookIdentity.doi(value) == (text.hasPrefix("10.") && text.count > 4 ? String(text) : nil), "\(value)")
+        }
+    }
+
     @Test("a part's type is read by bytes as the lowercased text would be: any case, other scripts as before")
     func partTypes() {
         let values = ["book-chapter", "Book-Chapter", "PART", "part ", "book", "", "chapters", "entr", "book-trac\u{212A}", "Ｐart", "ChApTeR"]
