@@ -558,7 +558,8 @@ struct BookIdentity {
 
     /// A language as two letters: `en-US` → `en`, ISO 639-2 `ger` → `de`; nil when empty.
     static func language(_ value: String) -> String? {
-        if value.utf8.count == 2, value.utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) { return value }
+        let bytes = value.utf8.span
+        if bytes.count == 2, bytes[0] &- 0x61 < 26, bytes[1] &- 0x61 < 26 { return value }
         let code = String(value.trimmed().lowercased().prefix { $0.isLetter })
         guard code.count >= 2 else { return nil }
         if code.count == 2 { return code }
